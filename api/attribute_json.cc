@@ -1,0 +1,248 @@
+#include "api/attribute_json.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_set>
+
+#include "api/base64.h"
+
+namespace ddb::api {
+namespace {
+
+using engine::AttributeValue;
+
+constexpr std::array<std::string_view, 10> kTypeKeys = {"S", "N",    "B",  "BOOL", "NULL",
+                                                        "M", "L", "SS", "NS",   "BS"};
+
+ApiError Invalid(std::string detail) {
+  return ApiError::Validation("One or more parameter values were invalid: " + std::move(detail));
+}
+
+ApiResult<engine::Number> ParseNumber(const rapidjson::Value& json) {
+  if (!json.IsString()) return WrongType(json, "String");
+  auto number = engine::Number::Parse(View(json));
+  if (!number.ok()) return number.status();
+  return std::move(number).value();
+}
+
+ApiResult<std::string> ParseBinary(const rapidjson::Value& json) {
+  if (!json.IsString()) {
+    return ApiError::Serialization("only base-64-encoded strings are convertible to bytes");
+  }
+  std::string_view text = View(json);
+  if (text.size() % 4 != 0) {
+    return ApiError::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                                   std::to_string(text.size()));
+  }
+  auto bytes = Base64Decode(text);
+  if (!bytes) return ApiError::Serialization("Invalid last non-pad Base64 character dectected");
+  return std::move(*bytes);
+}
+
+std::string EchoList(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i];
+  return out + "]";
+}
+
+// Parses the members of a set; `parse` turns one JSON string into T and
+// `identity` gives the text two equal members share.
+template <class T, class Parse, class Identity>
+ApiResult<std::vector<T>> ParseSet(const rapidjson::Value& json, std::string_view type,
+                                   Parse parse, Identity identity) {
+  if (!json.IsArray()) return ApiError::Serialization("Unexpected field type");
+  if (json.Empty()) {
+    if (type == "BS") return Invalid("Binary sets should not be empty");
+    return Invalid(std::string(type == "SS" ? "An string" : "An number") + " set  may not be empty");
+  }
+  std::vector<T> values;
+  std::vector<std::string> echo;
+  for (const auto& member : json.GetArray()) {
+    auto value = parse(member);
+    if (!value.ok()) return value.take_error();
+    echo.emplace_back(member.IsString() ? View(member) : "");
+    values.push_back(std::move(value).value());
+  }
+  std::unordered_set<std::string_view> seen;
+  for (const T& value : values) {
+    if (seen.insert(identity(value)).second) continue;
+    if (type == "NS") return Invalid("Input collection contains duplicates");
+    if (type == "BS") {
+      return Invalid("Input collection " + EchoList(echo) + "of type BS contains duplicates.");
+    }
+    return Invalid("Input collection " + EchoList(echo) + " contains duplicates.");
+  }
+  return values;
+}
+
+std::string_view SelfText(const std::string& s) { return s; }
+std::string_view NumberText(const engine::Number& n) { return n.ToString(); }
+
+ApiResult<std::string> ParseString(const rapidjson::Value& json) {
+  if (!json.IsString()) return WrongType(json, "String");
+  return std::string(View(json));
+}
+
+ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Value& json,
+                                     int depth) {
+  auto wrap = [](auto result) -> ApiResult<AttributeValue> {
+    if (!result.ok()) return result.take_error();
+    return AttributeValue(std::move(result).value());
+  };
+  if (type == "S") return wrap(ParseString(json));
+  if (type == "N") return wrap(ParseNumber(json));
+  if (type == "B") {
+    auto bytes = ParseBinary(json);
+    if (!bytes.ok()) return bytes.take_error();
+    return AttributeValue(engine::Binary{std::move(bytes).value()});
+  }
+  if (type == "BOOL") {
+    if (!json.IsBool()) return WrongType(json, "Boolean");
+    return AttributeValue(json.GetBool());
+  }
+  if (type == "NULL") {
+    if (!json.IsBool()) return WrongType(json, "Boolean");
+    if (!json.GetBool()) return Invalid("Null attribute value types must have the value of true");
+    return AttributeValue(engine::Null{});
+  }
+  if (type == "M" || type == "L") {
+    if (depth + 1 >= engine::kMaxNestingDepth) {
+      return ApiError::Validation(
+          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+          "levels beyond supported limit");
+    }
+  }
+  if (type == "M") {
+    if (!json.IsObject()) return ApiError::Serialization("Unexpected field type");
+    engine::Map map;
+    for (const auto& member : json.GetObject()) {
+      auto value = ParseAttributeValue(member.value, depth + 1);
+      if (!value.ok()) return value.take_error();
+      map.insert_or_assign(std::string(View(member.name)), std::move(value).value());
+    }
+    return AttributeValue(std::move(map));
+  }
+  if (type == "L") {
+    if (!json.IsArray()) return ApiError::Serialization("Unexpected field type");
+    engine::List list;
+    list.reserve(json.Size());
+    for (const auto& member : json.GetArray()) {
+      auto value = ParseAttributeValue(member, depth + 1);
+      if (!value.ok()) return value.take_error();
+      list.push_back(std::move(value).value());
+    }
+    return AttributeValue(std::move(list));
+  }
+  if (type == "SS") {
+    auto values = ParseSet<std::string>(json, type, ParseString, SelfText);
+    if (!values.ok()) return values.take_error();
+    return AttributeValue(engine::StringSet{std::move(values).value()});
+  }
+  if (type == "NS") {
+    auto values = ParseSet<engine::Number>(json, type, ParseNumber, NumberText);
+    if (!values.ok()) return values.take_error();
+    return AttributeValue(engine::NumberSet{std::move(values).value()});
+  }
+  auto values = ParseSet<std::string>(json, type, ParseBinary, SelfText);
+  if (!values.ok()) return values.take_error();
+  return AttributeValue(engine::BinarySet{std::move(values).value()});
+}
+
+template <class Strings, class Text>
+void WriteStrings(JsonWriter& w, const Strings& values, Text text) {
+  w.StartArray();
+  for (const auto& v : values) WriteString(w, text(v));
+  w.EndArray();
+}
+
+}  // namespace
+
+ApiResult<AttributeValue> ParseAttributeValue(const rapidjson::Value& json, int depth) {
+  if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+  const rapidjson::Value* typed = nullptr;
+  std::string_view type;
+  int count = 0;
+  for (const auto& member : json.GetObject()) {
+    std::string_view key = View(member.name);
+    if (member.value.IsNull()) continue;
+    if (std::find(kTypeKeys.begin(), kTypeKeys.end(), key) == kTypeKeys.end()) continue;
+    ++count;
+    typed = &member.value;
+    type = key;
+  }
+  if (count == 0) {
+    return ApiError::Validation(
+        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  }
+  if (count > 1) {
+    return ApiError::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of "
+        "the supported datatypes");
+  }
+  return ParseTyped(type, *typed, depth);
+}
+
+ApiResult<engine::Item> ParseItem(const rapidjson::Value& json) {
+  if (!json.IsObject()) return ApiError::Serialization("Unexpected field type");
+  engine::Item item;
+  for (const auto& member : json.GetObject()) {
+    auto value = ParseAttributeValue(member.value);
+    if (!value.ok()) return value.take_error();
+    item.insert_or_assign(std::string(View(member.name)), std::move(value).value());
+  }
+  return item;
+}
+
+void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
+  w.StartObject();
+  w.Key(engine::TypeName(value.type()).data());
+  auto same = [](const std::string& s) -> std::string_view { return s; };
+  auto b64 = [](const std::string& s) { return Base64Encode(s); };
+  switch (value.type()) {
+    case engine::AttributeType::kS:
+      WriteString(w, value.as<std::string>());
+      break;
+    case engine::AttributeType::kN:
+      WriteString(w, value.as<engine::Number>().ToString());
+      break;
+    case engine::AttributeType::kB:
+      WriteString(w, Base64Encode(value.as<engine::Binary>().bytes));
+      break;
+    case engine::AttributeType::kBool:
+      w.Bool(value.as<bool>());
+      break;
+    case engine::AttributeType::kNull:
+      w.Bool(true);
+      break;
+    case engine::AttributeType::kM:
+      WriteItem(w, value.as<engine::Map>());
+      break;
+    case engine::AttributeType::kL:
+      w.StartArray();
+      for (const auto& v : value.as<engine::List>()) WriteAttributeValue(w, v);
+      w.EndArray();
+      break;
+    case engine::AttributeType::kSS:
+      WriteStrings(w, value.as<engine::StringSet>().values, same);
+      break;
+    case engine::AttributeType::kNS:
+      WriteStrings(w, value.as<engine::NumberSet>().values,
+                   [](const engine::Number& n) -> std::string_view { return n.ToString(); });
+      break;
+    case engine::AttributeType::kBS:
+      WriteStrings(w, value.as<engine::BinarySet>().values, b64);
+      break;
+  }
+  w.EndObject();
+}
+
+void WriteItem(JsonWriter& w, const engine::Item& item) {
+  w.StartObject();
+  for (const auto& [name, value] : item) {
+    WriteString(w, name);
+    WriteAttributeValue(w, value);
+  }
+  w.EndObject();
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,29 @@
+// JSON <-> AttributeValue: DynamoDB's wire form of data ({"S":"x"},
+// {"N":"1.5"}, {"B":"<base64>"}, {"M":{…}}, …), with the validation DynamoDB
+// applies to every value a client sends: exactly one type per value, valid
+// numbers, valid base64, non-empty sets without duplicates, NULL only true,
+// at most 32 levels of nesting.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include "api/errors.h"
+#include "api/json_reader.h"
+#include "engine/attribute_value.h"
+
+namespace ddb::api {
+
+// Parses one attribute value. ValidationException or SerializationException
+// as DynamoDB words them. `depth` is the number of M/L levels above it.
+ApiResult<engine::AttributeValue> ParseAttributeValue(const rapidjson::Value& json,
+                                                      int depth = 0);
+
+// Parses a map of attribute name to value (an Item or a Key).
+ApiResult<engine::Item> ParseItem(const rapidjson::Value& json);
+
+void WriteAttributeValue(JsonWriter& writer, const engine::AttributeValue& value);
+void WriteItem(JsonWriter& writer, const engine::Item& item);
+
+}  // namespace ddb::api

@@ -1,0 +1,18 @@
+// Base64 (RFC 4648, standard alphabet, padded), the wire form of DynamoDB's
+// B and BS values.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ddb::api {
+
+std::string Base64Encode(std::string_view bytes);
+
+// nullopt if `text` is not valid padded base64.
+std::optional<std::string> Base64Decode(std::string_view text);
+
+}  // namespace ddb::api

@@ -1,0 +1,30 @@
+// What every operation handler receives: the database and who is asking.
+//
+// Thread safety: a Context lives for one request on one thread; the Database
+// it points to is thread-safe.
+#pragma once
+
+#include <string>
+
+#include "engine/database.h"
+
+namespace ddb::api {
+
+// Identifies the caller's database and how ARNs are spelled for them.
+struct Caller {
+  std::string ns;      // engine namespace: "" when all callers share one database
+  std::string region;  // from the request's SigV4 credential scope
+  std::string account_id = "000000000000";
+};
+
+struct Context {
+  engine::Database& db;
+  const Caller& caller;
+
+  std::string TableArn(std::string_view table) const {
+    return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +
+           std::string(table);
+  }
+};
+
+}  // namespace ddb::api

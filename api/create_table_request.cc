@@ -1,0 +1,394 @@
+#include "api/create_table_request.h"
+
+#include <algorithm>
+#include <set>
+
+#include "api/json_reader.h"
+
+namespace ddb::api {
+namespace {
+
+using engine::KeyElement;
+using engine::ScalarType;
+
+ApiError Invalid(const std::string& detail) {
+  return ApiError::Validation("One or more parameter values were invalid: " + detail);
+}
+
+engine::ScalarType ToScalarType(std::string_view type) {
+  return type == "N" ? ScalarType::kN : type == "B" ? ScalarType::kB : ScalarType::kS;
+}
+
+struct RawKeyElement {
+  std::string name;
+  std::string key_type;
+};
+
+// Reads a KeySchema array, recording constraint violations under `path`.
+ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json,
+                                                    std::string_view path, size_t max,
+                                                    Constraints& constraints) {
+  std::vector<RawKeyElement> elements;
+  constraints.NotNull(json != nullptr, path);
+  if (!json) return elements;
+  if (json->Empty()) {
+    constraints.Violation("'[]'", path, "Member must have length greater than or equal to 1");
+  } else if (json->Size() > max) {
+    constraints.Violation(Quote("[...]"), path,
+                          "Member must have length less than or equal to " + std::to_string(max));
+  }
+  int i = 0;
+  for (const auto& element : json->GetArray()) {
+    std::string member = std::string(path) + "." + std::to_string(++i) + ".member.";
+    if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    RequestReader r(element);
+    auto name = r.String("AttributeName");
+    auto type = r.String("KeyType");
+    if (r.failed()) return r.error();
+    constraints.NotNull(name.has_value(), member + "attributeName");
+    constraints.NotNull(type.has_value(), member + "keyType");
+    if (name) constraints.Length(*name, member + "attributeName", 1, 255);
+    constraints.Enum(type, member + "keyType", {"HASH", "RANGE"});
+    elements.push_back({std::string(name.value_or("")), std::string(type.value_or(""))});
+  }
+  return elements;
+}
+
+// Resolves raw key elements against the attribute definitions.
+ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& raw,
+                                              const std::vector<KeyElement>& definitions,
+                                              bool allow_multi) {
+  engine::KeySchema key;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const RawKeyElement& element = raw[i];
+    if (!allow_multi) {
+      if (i == 0 && element.key_type != "HASH") {
+        return ApiError::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+      }
+      if (i == 1 && element.key_type != "RANGE") {
+        return ApiError::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+      }
+      if (i == 1 && element.name == raw[0].name) {
+        return ApiError::Validation(
+            "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      }
+    }
+    auto def = std::find_if(definitions.begin(), definitions.end(),
+                            [&](const KeyElement& d) { return d.name == element.name; });
+    if (def == definitions.end()) {
+      if (allow_multi || definitions.empty()) {
+        return ApiError::Validation("Invalid KeySchema: Some index key attribute have no definition");
+      }
+      std::string keys, defs;
+      for (const auto& e : raw) keys += (keys.empty() ? "" : ", ") + e.name;
+      for (const auto& d : definitions) defs += (defs.empty() ? "" : ", ") + d.name;
+      return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+                     keys + "], AttributeDefinitions: [" + defs + "]");
+    }
+    (element.key_type == "HASH" ? key.hash : key.range).push_back(*def);
+  }
+  if (key.hash.empty()) {
+    return ApiError::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  return key;
+}
+
+ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
+  engine::Projection projection;
+  std::optional<std::string_view> type;
+  const rapidjson::Value* non_key = nullptr;
+  if (json) {
+    RequestReader r(*json);
+    type = r.String("ProjectionType");
+    non_key = r.Array("NonKeyAttributes");
+    if (r.failed()) return r.error();
+  }
+  if (!type) return Invalid("Unknown ProjectionType: null");
+  if (*type == "ALL" || *type == "KEYS_ONLY") {
+    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
+    projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
+    return projection;
+  }
+  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
+  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  projection.type = engine::ProjectionType::kInclude;
+  for (const auto& name : non_key->GetArray()) {
+    if (!name.IsString()) return WrongType(name, "String");
+    projection.non_key_attributes.emplace_back(View(name));
+  }
+  return projection;
+}
+
+ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
+                                          const engine::TableSchema& table,
+                                          std::string_view path, Constraints& constraints) {
+  if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+  RequestReader r(json);
+  auto name = r.String("IndexName");
+  const rapidjson::Value* key_json = r.Array("KeySchema");
+  const rapidjson::Value* projection_json = r.Object("Projection");
+  const rapidjson::Value* throughput_json = is_local ? nullptr : r.Object("ProvisionedThroughput");
+  if (r.failed()) return r.error();
+  constraints.NotNull(name.has_value(), std::string(path) + ".indexName");
+  if (name) constraints.TableName(name, std::string(path) + ".indexName");
+  auto raw = ReadKeySchema(key_json, std::string(path) + ".keySchema", is_local ? 2 : 8, constraints);
+  if (!raw.ok()) return raw.take_error();
+  constraints.NotNull(projection_json != nullptr, std::string(path) + ".projection");
+  if (!constraints.empty()) return engine::IndexSchema{};  // reported by the caller
+
+  engine::IndexSchema index;
+  index.name = std::string(*name);
+  index.is_local = is_local;
+  auto key = ResolveKeySchema(*raw, table.attribute_definitions, !is_local);
+  if (!key.ok()) return key.take_error();
+  index.key = std::move(key).value();
+  if (is_local) {
+    if (index.key.hash.front().name != table.hash_key().name) {
+      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema for index: " +
+                     index.name + ". index hash key: " + index.key.hash.front().name +
+                     ", table hash key: " + table.hash_key().name);
+    }
+    if (index.key.range.empty()) {
+      return Invalid("Index KeySchema does not have a range key for index: " + index.name);
+    }
+  }
+  auto projection = ParseProjection(projection_json);
+  if (!projection.ok()) return projection.take_error();
+  index.projection = std::move(projection).value();
+  if (!is_local) {
+    bool provisioned = table.billing_mode == "PROVISIONED";
+    if (provisioned && !throughput_json) {
+      return Invalid("ProvisionedThroughput is not specified for index: " + index.name);
+    }
+    if (!provisioned && throughput_json) {
+      return Invalid("ProvisionedThroughput should not be specified for index: " + index.name +
+                     " when BillingMode is PAY_PER_REQUEST");
+    }
+    if (throughput_json) {
+      auto throughput = ParseThroughput(*throughput_json, std::string(path) + ".provisionedThroughput");
+      if (!throughput.ok()) return throughput.take_error();
+      index.throughput = *throughput;
+    }
+  }
+  return index;
+}
+
+ApiResult<std::vector<engine::IndexSchema>> ParseIndexes(const rapidjson::Value* json,
+                                                         bool is_local,
+                                                         const engine::TableSchema& table) {
+  std::vector<engine::IndexSchema> indexes;
+  if (!json) return indexes;
+  const char* kind = is_local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes";
+  if (json->Empty()) return Invalid(std::string("List of ") + kind + " is empty");
+  if (is_local && !table.range_key()) {
+    return Invalid(
+        "Table KeySchema does not have a range key, which is required when specifying a "
+        "LocalSecondaryIndex");
+  }
+  if (is_local && json->Size() > 5) {
+    return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+  }
+  if (!is_local && json->Size() > 20) {
+    return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+  }
+  Constraints constraints;
+  int i = 0;
+  for (const auto& index_json : json->GetArray()) {
+    std::string path = std::string(is_local ? "localSecondaryIndexes." : "globalSecondaryIndexes.") +
+                       std::to_string(++i) + ".member";
+    auto index = ParseIndex(index_json, is_local, table, path, constraints);
+    if (!index.ok()) return index.take_error();
+    if (!constraints.empty()) return constraints.ToError();
+    indexes.push_back(std::move(index).value());
+  }
+  return indexes;
+}
+
+// Table-level checks that follow the member constraints.
+ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema schema) {
+  std::set<std::string> names;
+  for (const auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
+    for (const auto& index : *indexes) {
+      if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+    }
+  }
+  // Every attribute definition must be used by a key.
+  std::set<std::string> used;
+  auto use = [&](const engine::KeySchema& key) {
+    for (const auto& e : key.hash) used.insert(e.name);
+    for (const auto& e : key.range) used.insert(e.name);
+  };
+  use(schema.key);
+  for (const auto& index : schema.local_indexes) use(index.key);
+  for (const auto& index : schema.global_indexes) use(index.key);
+  if (used.size() != schema.attribute_definitions.size()) {
+    if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
+      return Invalid(
+          "Number of attributes in KeySchema does not exactly match number of attributes "
+          "defined in AttributeDefinitions");
+    }
+    std::string defs, keys;
+    for (const auto& d : schema.attribute_definitions) defs += (defs.empty() ? "" : ", ") + d.name;
+    for (const auto& k : used) keys += (keys.empty() ? "" : ", ") + k;
+    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + defs +
+                   "], keys used: [" + keys + "]");
+  }
+  return schema;
+}
+
+}  // namespace
+
+ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
+                                                         std::string_view path) {
+  RequestReader r(json);
+  auto read = r.Long("ReadCapacityUnits");
+  auto write = r.Long("WriteCapacityUnits");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(write.has_value(), std::string(path) + ".writeCapacityUnits");
+  constraints.NotNull(read.has_value(), std::string(path) + ".readCapacityUnits");
+  constraints.Range(read, std::string(path) + ".readCapacityUnits", 1, INT64_MAX);
+  constraints.Range(write, std::string(path) + ".writeCapacityUnits", 1, INT64_MAX);
+  if (!constraints.empty()) return constraints.ToError();
+  constexpr int64_t kMaxUnits = 1'000'000'000'000;
+  if (*read > kMaxUnits) {
+    return ApiError::Validation("Given value " + std::to_string(*read) + " for ReadCapacityUnits is out of bounds");
+  }
+  if (*write > kMaxUnits) {
+    return ApiError::Validation("Given value " + std::to_string(*write) + " for WriteCapacityUnits is out of bounds");
+  }
+  engine::ProvisionedThroughput throughput;
+  throughput.read_capacity_units = *read;
+  throughput.write_capacity_units = *write;
+  return throughput;
+}
+
+ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto table_name = r.String("TableName");
+  const rapidjson::Value* key_json = r.Array("KeySchema");
+  const rapidjson::Value* defs_json = r.Array("AttributeDefinitions");
+  auto billing_mode = r.String("BillingMode");
+  const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");
+  const rapidjson::Value* lsi_json = r.Array("LocalSecondaryIndexes");
+  const rapidjson::Value* gsi_json = r.Array("GlobalSecondaryIndexes");
+  const rapidjson::Value* stream_json = r.Object("StreamSpecification");
+  const rapidjson::Value* sse_json = r.Object("SSESpecification");
+  const rapidjson::Value* tags_json = r.Array("Tags");
+  auto table_class = r.String("TableClass");
+  auto deletion_protection = r.Bool("DeletionProtectionEnabled");
+  if (r.failed()) return r.error();
+
+  Constraints constraints;
+  constraints.NotNull(defs_json != nullptr, "attributeDefinitions");
+  constraints.TableName(table_name);
+  auto raw_key = ReadKeySchema(key_json, "keySchema", 2, constraints);
+  if (!raw_key.ok()) return raw_key.take_error();
+  engine::TableSchema schema;
+  if (defs_json) {
+    int i = 0;
+    for (const auto& def : defs_json->GetArray()) {
+      std::string member = "attributeDefinitions." + std::to_string(++i) + ".member.";
+      if (!def.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+      RequestReader d(def);
+      auto name = d.String("AttributeName");
+      auto type = d.String("AttributeType");
+      if (d.failed()) return d.error();
+      constraints.NotNull(name.has_value(), member + "attributeName");
+      constraints.NotNull(type.has_value(), member + "attributeType");
+      constraints.Enum(type, member + "attributeType", {"B", "N", "S"});
+      if (name && type) schema.attribute_definitions.push_back({std::string(*name), ToScalarType(*type)});
+    }
+  }
+  constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  if (!constraints.empty()) return constraints.ToError();
+
+  schema.name = std::string(*table_name);
+  for (size_t i = 0; i < schema.attribute_definitions.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (schema.attribute_definitions[i].name == schema.attribute_definitions[j].name) {
+        return ApiError::Validation("Cannot have two attributes with the same name");
+      }
+    }
+  }
+  auto key = ResolveKeySchema(*raw_key, schema.attribute_definitions, false);
+  if (!key.ok()) return key.take_error();
+  schema.key = std::move(key).value();
+
+  schema.billing_mode = std::string(billing_mode.value_or("PROVISIONED"));
+  if (schema.billing_mode == "PROVISIONED") {
+    if (!throughput_json) {
+      return Invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+    }
+    auto throughput = ParseThroughput(*throughput_json, "provisionedThroughput");
+    if (!throughput.ok()) return throughput.take_error();
+    schema.throughput = *throughput;
+  } else if (throughput_json) {
+    return Invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  }
+
+  auto lsis = ParseIndexes(lsi_json, true, schema);
+  if (!lsis.ok()) return lsis.take_error();
+  schema.local_indexes = std::move(lsis).value();
+  auto gsis = ParseIndexes(gsi_json, false, schema);
+  if (!gsis.ok()) return gsis.take_error();
+  schema.global_indexes = std::move(gsis).value();
+
+  if (stream_json) {
+    RequestReader s(*stream_json);
+    auto enabled = s.Bool("StreamEnabled");
+    auto view_type = s.String("StreamViewType");
+    if (s.failed()) return s.error();
+    Constraints stream_constraints;
+    stream_constraints.NotNull(enabled.has_value(), "streamSpecification.streamEnabled");
+    stream_constraints.Enum(view_type, "streamSpecification.streamViewType",
+                            {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"});
+    if (!stream_constraints.empty()) return stream_constraints.ToError();
+    if (*enabled && !view_type) {
+      return Invalid("Table is being created with a stream enabled, UpdateViewType is required");
+    }
+    if (!*enabled && view_type) {
+      return Invalid("Table is being created with a stream disabled, UpdateViewType should not be specified");
+    }
+    schema.stream.enabled = *enabled;
+    schema.stream.view_type = std::string(view_type.value_or(""));
+  }
+  if (sse_json) {
+    RequestReader s(*sse_json);
+    auto enabled = s.Bool("Enabled");
+    auto sse_type = s.String("SSEType");
+    auto kms_key = s.String("KMSMasterKeyId");
+    if (s.failed()) return s.error();
+    Constraints sse_constraints;
+    sse_constraints.Enum(sse_type, "sSESpecification.sSEType", {"AES256", "KMS"});
+    if (!sse_constraints.empty()) return sse_constraints.ToError();
+    if (enabled.value_or(false)) {
+      schema.sse.enabled = true;
+      schema.sse.sse_type = "KMS";
+      schema.sse.kms_key_arn = std::string(kms_key.value_or(""));  // empty: the caller picks
+    }
+  }
+  if (tags_json) {
+    for (const auto& tag : tags_json->GetArray()) {
+      if (!tag.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+      RequestReader t(tag);
+      auto tag_key = t.String("Key");
+      auto tag_value = t.String("Value");
+      if (t.failed()) return t.error();
+      if (!tag_key || tag_key->empty()) return ApiError::Validation("The Tag Key provided is invalid, Key: " + std::string(tag_key.value_or("")));
+      schema.tags.emplace_back(std::string(*tag_key), std::string(tag_value.value_or("")));
+    }
+  }
+  if (table_class) {
+    if (*table_class != "STANDARD" && *table_class != "STANDARD_INFREQUENT_ACCESS") {
+      return ApiError::Validation(
+          "Invalid table-class parameter provided. Please try again with a valid table-class "
+          "value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
+    }
+    schema.table_class = std::string(*table_class);
+  }
+  schema.deletion_protection = deletion_protection.value_or(false);
+  return CheckDefinitionsAndIndexNames(std::move(schema));
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,23 @@
+// Turns a CreateTable request into an engine::TableSchema, validating it the
+// way DynamoDB does: first the member constraints ("N validation errors
+// detected"), then the key schema against the attribute definitions, the
+// billing mode against the throughput, and each index.
+//
+// Thread safety: pure function.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include "api/errors.h"
+#include "engine/catalog.h"
+
+namespace ddb::api {
+
+ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request);
+
+// Parses a ProvisionedThroughput object (also used by UpdateTable); `path`
+// is its member path for constraint messages.
+ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
+                                                         std::string_view path);
+
+}  // namespace ddb::api

@@ -1,0 +1,81 @@
+// The DynamoDB error vocabulary: every error type the service answers with,
+// how engine Status codes map onto them, and how they are rendered.
+//
+// Wire form (DynamoDB's JSON 1.0 protocol):
+//   {"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+//    "message":"Requested resource not found"}
+// Validation errors use "com.amazon.coral.validate#ValidationException";
+// protocol-level errors use "com.amazon.coral.service#…". No other file
+// spells an error type.
+//
+// Thread safety: plain values and pure functions.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <string>
+
+#include "engine/attribute_value.h"
+#include "engine/status.h"
+
+namespace ddb::api {
+
+struct ApiError {
+  std::string type;  // full __type, namespace included
+  std::string message;
+  int http_status = 400;
+  std::optional<engine::Item> item;  // ConditionalCheckFailed with ALL_OLD
+
+  // The short name after '#', e.g. "ValidationException".
+  std::string_view short_type() const;
+
+  static ApiError Validation(std::string message);
+  static ApiError Serialization(std::string message);
+  static ApiError UnknownOperation();
+  static ApiError MissingAuthenticationToken();
+  static ApiError ResourceNotFound(std::string message);
+  static ApiError ResourceInUse(std::string message);
+  static ApiError ConditionalCheckFailed(std::string message);
+  static ApiError TransactionConflict(std::string message);
+  static ApiError LimitExceeded(std::string message);
+  static ApiError RequestTooLarge(std::string message);
+  static ApiError Internal(std::string message);
+};
+
+// Either a value or the ApiError to answer with.
+template <class T>
+class [[nodiscard]] ApiResult {
+ public:
+  ApiResult(T value) : value_(std::move(value)) {}            // NOLINT: implicit by design
+  ApiResult(ApiError error) : error_(std::move(error)) {}     // NOLINT: implicit by design
+  ApiResult(const engine::Status& status) : error_(FromStatusImpl(status)) {}  // NOLINT
+
+  bool ok() const { return value_.has_value(); }
+  // REQUIRES: !ok()
+  const ApiError& error() const { return *error_; }
+  ApiError&& take_error() { return std::move(*error_); }
+  // REQUIRES: ok()
+  T& value() & { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  T& operator*() { return *value_; }
+
+ private:
+  static ApiError FromStatusImpl(const engine::Status& status);
+  std::optional<T> value_;
+  std::optional<ApiError> error_;
+};
+
+// The single mapping from engine codes to DynamoDB error types.
+// REQUIRES: !status.ok()
+ApiError FromStatus(const engine::Status& status);
+
+template <class T>
+ApiError ApiResult<T>::FromStatusImpl(const engine::Status& status) {
+  return FromStatus(status);
+}
+
+// The JSON body of an error response.
+std::string RenderError(const ApiError& error);
+
+}  // namespace ddb::api

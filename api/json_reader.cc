@@ -1,0 +1,163 @@
+#include "api/json_reader.h"
+
+#include <algorithm>
+
+namespace ddb::api {
+
+ApiError WrongType(const rapidjson::Value& value, std::string_view java_type) {
+  std::string target(java_type);
+  if (value.IsObject()) return ApiError::Serialization("Start of structure or map found where not expected");
+  if (value.IsArray()) {
+    return ApiError::Serialization("Unrecognized collection type class java.lang." + target);
+  }
+  std::string_view token = value.IsTrue()     ? "TRUE_VALUE"
+                           : value.IsFalse()  ? "FALSE_VALUE"
+                           : value.IsString() ? "STRING_VALUE"
+                           : value.IsDouble() ? "DECIMAL_VALUE"
+                                              : "NUMBER_VALUE";
+  return ApiError::Serialization(std::string(token) + " cannot be converted to " + target);
+}
+
+const rapidjson::Value* RequestReader::Member(const char* name) const {
+  if (!object_.IsObject()) return nullptr;
+  auto it = object_.FindMember(name);
+  if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+void RequestReader::Fail(ApiError error) {
+  if (!error_) error_ = std::move(error);
+}
+
+std::optional<std::string_view> RequestReader::String(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return std::nullopt;
+  if (!v->IsString()) {
+    Fail(WrongType(*v, "String"));
+    return std::nullopt;
+  }
+  return View(*v);
+}
+
+std::optional<int64_t> RequestReader::Long(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return std::nullopt;
+  if (!v->IsInt64()) {
+    Fail(WrongType(*v, "Long"));
+    return std::nullopt;
+  }
+  return v->GetInt64();
+}
+
+std::optional<int64_t> RequestReader::Integer(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return std::nullopt;
+  if (!v->IsInt()) {
+    Fail(WrongType(*v, "Integer"));
+    return std::nullopt;
+  }
+  return v->GetInt();
+}
+
+std::optional<bool> RequestReader::Bool(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return std::nullopt;
+  if (!v->IsBool()) {
+    Fail(WrongType(*v, "Boolean"));
+    return std::nullopt;
+  }
+  return v->GetBool();
+}
+
+const rapidjson::Value* RequestReader::Object(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return nullptr;
+  if (!v->IsObject()) {
+    Fail(ApiError::Serialization(v->IsArray() ? "Unrecognized collection type" : "Unexpected field type"));
+    return nullptr;
+  }
+  return v;
+}
+
+const rapidjson::Value* RequestReader::Array(const char* name) {
+  const rapidjson::Value* v = Member(name);
+  if (!v) return nullptr;
+  if (!v->IsArray()) {
+    Fail(ApiError::Serialization(v->IsObject() ? "Start of structure or map found where not expected"
+                                               : "Unexpected field type"));
+    return nullptr;
+  }
+  return v;
+}
+
+std::string Quote(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+void Constraints::Violation(std::string_view value_echo, std::string_view path,
+                            std::string_view constraint) {
+  violations_.push_back("Value " + std::string(value_echo) + " at '" + std::string(path) +
+                        "' failed to satisfy constraint: " + std::string(constraint));
+}
+
+void Constraints::NotNull(bool present, std::string_view path) {
+  if (!present) Violation("null", path, "Member must not be null");
+}
+
+void Constraints::Length(std::string_view value, std::string_view path, size_t min, size_t max) {
+  if (value.size() < min) {
+    Violation(Quote(value), path,
+              "Member must have length greater than or equal to " + std::to_string(min));
+  }
+  if (value.size() > max) {
+    Violation(Quote(value), path,
+              "Member must have length less than or equal to " + std::to_string(max));
+  }
+}
+
+void Constraints::TableName(std::optional<std::string_view> name, std::string_view path) {
+  if (!name) return NotNull(false, path);
+  bool pattern_ok = !name->empty() && std::all_of(name->begin(), name->end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+  });
+  if (!pattern_ok) {
+    Violation(Quote(*name), path,
+              "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+  }
+  Length(*name, path, 3, 255);
+}
+
+void Constraints::Enum(std::optional<std::string_view> value, std::string_view path,
+                       std::initializer_list<std::string_view> allowed) {
+  if (!value || std::find(allowed.begin(), allowed.end(), *value) != allowed.end()) return;
+  std::string list = "[";
+  for (std::string_view a : allowed) {
+    if (list.size() > 1) list += ", ";
+    list += a;
+  }
+  Violation(Quote(*value), path, "Member must satisfy enum value set: " + list + "]");
+}
+
+void Constraints::Range(std::optional<int64_t> value, std::string_view path, int64_t min,
+                        int64_t max) {
+  if (!value) return;
+  if (*value < min) {
+    Violation(Quote(std::to_string(*value)), path,
+              "Member must have value greater than or equal to " + std::to_string(min));
+  } else if (*value > max) {
+    Violation(Quote(std::to_string(*value)), path,
+              "Member must have value less than or equal to " + std::to_string(max));
+  }
+}
+
+ApiError Constraints::ToError() const {
+  size_t shown = std::min<size_t>(violations_.size(), 10);
+  std::string message = std::to_string(shown) +
+                        (shown == 1 ? " validation error detected: " : " validation errors detected: ");
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) message += "; ";
+    message += violations_[i];
+  }
+  return ApiError::Validation(std::move(message));
+}
+
+}  // namespace ddb::api

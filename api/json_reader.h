@@ -1,0 +1,104 @@
+// Checked access to the members of a request's JSON objects, and the
+// constraint checks DynamoDB reports as "N validation errors detected".
+//
+// RequestReader reads typed members; a member of the wrong JSON type makes
+// the reader fail with DynamoDB's SerializationException text (e.g.
+// "NUMBER_VALUE cannot be converted to String"); a JSON null counts as
+// absent, as in DynamoDB. Constraints collects "Value 'x' at 'path' failed to
+// satisfy constraint: …" violations and renders them in DynamoDB's form.
+//
+// Thread safety: single-threaded helpers over a caller-owned document, which
+// must outlive them.
+#pragma once
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/errors.h"
+
+namespace ddb::api {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+inline std::string_view View(const rapidjson::Value& v) {
+  return std::string_view(v.GetString(), v.GetStringLength());
+}
+
+inline void WriteString(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+// Renders a JSON object whose members `members` writes.
+template <class Fn>
+std::string RenderObject(Fn members) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  members(w);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// The SerializationException DynamoDB answers when `value` is not `java_type`
+// ("String", "Long", "Integer", "Boolean").
+ApiError WrongType(const rapidjson::Value& value, std::string_view java_type);
+
+class RequestReader {
+ public:
+  explicit RequestReader(const rapidjson::Value& object) : object_(object) {}
+
+  // Each returns nothing when the member is absent or null, and also when it
+  // has the wrong type, which fails the reader.
+  std::optional<std::string_view> String(const char* name);
+  std::optional<int64_t> Long(const char* name);
+  std::optional<int64_t> Integer(const char* name);
+  std::optional<bool> Bool(const char* name);
+  const rapidjson::Value* Object(const char* name);
+  const rapidjson::Value* Array(const char* name);
+
+  bool failed() const { return error_.has_value(); }
+  // REQUIRES: failed()
+  const ApiError& error() const { return *error_; }
+
+ private:
+  const rapidjson::Value* Member(const char* name) const;
+  void Fail(ApiError error);
+
+  const rapidjson::Value& object_;
+  std::optional<ApiError> error_;  // the first failure
+};
+
+class Constraints {
+ public:
+  // `value` is how DynamoDB echoes the value: quoted text, or "null".
+  void Violation(std::string_view value_echo, std::string_view path, std::string_view constraint);
+
+  // Each records a violation when the check fails; `value` absent means null.
+  void NotNull(bool present, std::string_view path);
+  void Length(std::string_view value, std::string_view path, size_t min, size_t max);
+  void TableName(std::optional<std::string_view> name, std::string_view path = "tableName");
+  void Enum(std::optional<std::string_view> value, std::string_view path,
+            std::initializer_list<std::string_view> allowed);
+  void Range(std::optional<int64_t> value, std::string_view path, int64_t min, int64_t max);
+
+  bool empty() const { return violations_.empty(); }
+  // "1 validation error detected: …" / "N validation errors detected: …; …"
+  // (at most 10 listed, as DynamoDB). REQUIRES: !empty()
+  ApiError ToError() const;
+
+ private:
+  std::vector<std::string> violations_;
+};
+
+// Quotes a value as DynamoDB echoes it: 'text'.
+std::string Quote(std::string_view text);
+
+}  // namespace ddb::api

@@ -1,0 +1,38 @@
+// The handlers of DynamoDB's operations, one family per file, all with the
+// same shape: the request's JSON object in, the response body (JSON) or the
+// error to answer with out. dispatch.cc maps target names onto them.
+//
+// Thread safety: handlers are reentrant; concurrency is the Database's.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "api/context.h"
+#include "api/errors.h"
+
+namespace ddb::api {
+
+using Handler = ApiResult<std::string> (*)(Context&, const rapidjson::Value&);
+
+// table_ops.cc
+ApiResult<std::string> CreateTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> DeleteTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListTables(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeLimits(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeEndpoints(Context&, const rapidjson::Value&);
+
+// tag_ops.cc
+ApiResult<std::string> TagResource(Context&, const rapidjson::Value&);
+ApiResult<std::string> UntagResource(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListTagsOfResource(Context&, const rapidjson::Value&);
+
+// item_ops.cc
+ApiResult<std::string> PutItem(Context&, const rapidjson::Value&);
+ApiResult<std::string> GetItem(Context&, const rapidjson::Value&);
+ApiResult<std::string> DeleteItem(Context&, const rapidjson::Value&);
+
+}  // namespace ddb::api

@@ -1,0 +1,199 @@
+#include "api/table_json.h"
+
+#include "engine/key_validation.h"
+
+namespace ddb::api {
+namespace {
+
+void WriteSeconds(JsonWriter& w, int64_t millis) {
+  // DynamoDB answers epoch seconds with a fraction; millisecond precision.
+  if (millis % 1000 == 0) {
+    w.Int64(millis / 1000);
+  } else {
+    w.Double(static_cast<double>(millis) / 1000.0);
+  }
+}
+
+void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
+  w.StartArray();
+  for (const auto* elements : {&key.hash, &key.range}) {
+    for (const auto& element : *elements) {
+      w.StartObject();
+      w.Key("AttributeName");
+      WriteString(w, element.name);
+      w.Key("KeyType");
+      w.String(elements == &key.hash ? "HASH" : "RANGE");
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
+  w.StartObject();
+  if (t.last_increase_millis) {
+    w.Key("LastIncreaseDateTime");
+    WriteSeconds(w, t.last_increase_millis);
+  }
+  if (t.last_decrease_millis) {
+    w.Key("LastDecreaseDateTime");
+    WriteSeconds(w, t.last_decrease_millis);
+  }
+  w.Key("NumberOfDecreasesToday");
+  w.Int64(t.decreases_today);
+  w.Key("ReadCapacityUnits");
+  w.Int64(t.read_capacity_units);
+  w.Key("WriteCapacityUnits");
+  w.Int64(t.write_capacity_units);
+  w.EndObject();
+}
+
+void WriteProjection(JsonWriter& w, const engine::Projection& p) {
+  static constexpr const char* kTypes[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
+  w.StartObject();
+  w.Key("ProjectionType");
+  w.String(kTypes[static_cast<int>(p.type)]);
+  if (p.type == engine::ProjectionType::kInclude) {
+    w.Key("NonKeyAttributes");
+    w.StartArray();
+    for (const auto& name : p.non_key_attributes) WriteString(w, name);
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableSchema& schema,
+                  const std::vector<engine::IndexSchema>& indexes) {
+  w.StartArray();
+  for (const auto& index : indexes) {
+    w.StartObject();
+    w.Key("IndexName");
+    WriteString(w, index.name);
+    w.Key("KeySchema");
+    WriteKeySchema(w, index.key);
+    w.Key("Projection");
+    WriteProjection(w, index.projection);
+    if (!index.is_local) {
+      w.Key("IndexStatus");
+      WriteString(w, index.status);
+      if (index.backfilling) {
+        w.Key("Backfilling");
+        w.Bool(true);
+      }
+      w.Key("ProvisionedThroughput");
+      WriteThroughput(w, index.throughput);
+    }
+    w.Key("IndexSizeBytes");
+    w.Int64(0);
+    w.Key("ItemCount");
+    w.Int64(0);
+    w.Key("IndexArn");
+    WriteString(w, ctx.TableArn(schema.name) + "/index/" + index.name);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+void WriteTableDescription(JsonWriter& w, const Context& ctx,
+                           const engine::TableDescription& description) {
+  const engine::TableSchema& s = description.schema;
+  w.StartObject();
+  w.Key("AttributeDefinitions");
+  w.StartArray();
+  for (const auto& def : s.attribute_definitions) {
+    w.StartObject();
+    w.Key("AttributeName");
+    WriteString(w, def.name);
+    w.Key("AttributeType");
+    WriteString(w, engine::ScalarTypeName(def.type));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("TableName");
+  WriteString(w, s.name);
+  w.Key("KeySchema");
+  WriteKeySchema(w, s.key);
+  w.Key("TableStatus");
+  WriteString(w, s.status);
+  w.Key("CreationDateTime");
+  WriteSeconds(w, s.creation_millis);
+  w.Key("ProvisionedThroughput");
+  WriteThroughput(w, s.throughput);
+  w.Key("TableSizeBytes");
+  w.Int64(description.stats.size_bytes);
+  w.Key("ItemCount");
+  w.Int64(description.stats.item_count);
+  w.Key("TableArn");
+  WriteString(w, ctx.TableArn(s.name));
+  w.Key("TableId");
+  WriteString(w, s.table_uuid);
+  // Once a table has been on demand, DynamoDB keeps describing its billing.
+  if (s.billing_mode == "PAY_PER_REQUEST" || s.pay_per_request_since_millis != 0) {
+    w.Key("BillingModeSummary");
+    w.StartObject();
+    w.Key("BillingMode");
+    WriteString(w, s.billing_mode);
+    w.Key("LastUpdateToPayPerRequestDateTime");
+    WriteSeconds(w, s.pay_per_request_since_millis);
+    w.EndObject();
+  }
+  if (!s.local_indexes.empty()) {
+    w.Key("LocalSecondaryIndexes");
+    WriteIndexes(w, ctx, s, s.local_indexes);
+  }
+  if (!s.global_indexes.empty()) {
+    w.Key("GlobalSecondaryIndexes");
+    WriteIndexes(w, ctx, s, s.global_indexes);
+  }
+  if (s.stream.enabled) {
+    w.Key("StreamSpecification");
+    w.StartObject();
+    w.Key("StreamEnabled");
+    w.Bool(true);
+    w.Key("StreamViewType");
+    WriteString(w, s.stream.view_type);
+    w.EndObject();
+  }
+  if (!s.stream.label.empty()) {
+    w.Key("LatestStreamLabel");
+    WriteString(w, s.stream.label);
+    w.Key("LatestStreamArn");
+    WriteString(w, ctx.TableArn(s.name) + "/stream/" + s.stream.label);
+  }
+  if (s.sse.enabled) {
+    w.Key("SSEDescription");
+    w.StartObject();
+    w.Key("Status");
+    w.String("ENABLED");
+    w.Key("SSEType");
+    WriteString(w, s.sse.sse_type);
+    w.Key("KMSMasterKeyArn");
+    WriteString(w, s.sse.kms_key_arn);
+    w.EndObject();
+  }
+  if (s.table_class != "STANDARD") {
+    w.Key("TableClassSummary");
+    w.StartObject();
+    w.Key("TableClass");
+    WriteString(w, s.table_class);
+    w.EndObject();
+  }
+  w.Key("DeletionProtectionEnabled");
+  w.Bool(s.deletion_protection);
+  w.EndObject();
+}
+
+std::string RenderTableDescription(const Context& ctx, std::string_view member,
+                                   const engine::TableDescription& description) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, member);
+  WriteTableDescription(w, ctx, description);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace ddb::api

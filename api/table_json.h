@@ -1,0 +1,21 @@
+// TableDescription rendering, shared by every operation that returns one
+// (CreateTable, DescribeTable, UpdateTable, DeleteTable).
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include "api/context.h"
+#include "api/json_reader.h"
+#include "engine/database.h"
+
+namespace ddb::api {
+
+// Writes the TableDescription object of DynamoDB's API reference.
+void WriteTableDescription(JsonWriter& w, const Context& ctx,
+                           const engine::TableDescription& description);
+
+// {"<member>": TableDescription} as a whole response body.
+std::string RenderTableDescription(const Context& ctx, std::string_view member,
+                                   const engine::TableDescription& description);
+
+}  // namespace ddb::api

@@ -1,0 +1,211 @@
+// CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables,
+// DescribeLimits, DescribeEndpoints.
+#include "api/create_table_request.h"
+#include "api/json_reader.h"
+#include "api/operations.h"
+#include "api/table_json.h"
+
+namespace ddb::api {
+namespace {
+
+// Reads and validates TableName for the table-level operations.
+ApiResult<std::string> RequiredTableName(const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto name = r.String("TableName");
+  if (r.failed()) return r.error();
+  if (!name) {
+    return ApiError::Validation("The parameter 'TableName' is required but was not present in the request");
+  }
+  Constraints constraints;
+  constraints.TableName(name);
+  if (!constraints.empty()) return constraints.ToError();
+  return std::string(*name);
+}
+
+// Applies UpdateTable's throughput / billing-mode change to `schema`.
+engine::Status ApplyBillingChange(engine::TableSchema& schema,
+                                  std::optional<std::string_view> billing_mode,
+                                  const std::optional<engine::ProvisionedThroughput>& throughput,
+                                  int64_t now) {
+  std::string mode = std::string(billing_mode.value_or(schema.billing_mode));
+  if (mode == "PAY_PER_REQUEST") {
+    if (throughput) {
+      return engine::Status::InvalidArgument(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+          "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (schema.billing_mode != mode) schema.pay_per_request_since_millis = now;
+    schema.billing_mode = mode;
+    schema.throughput.read_capacity_units = 0;
+    schema.throughput.write_capacity_units = 0;
+    return engine::Status::Ok();
+  }
+  if (!throughput && schema.billing_mode != "PROVISIONED") {
+    return engine::Status::InvalidArgument(
+        "One or more parameter values were invalid: ProvisionedThroughput must be specified "
+        "when BillingMode is PROVISIONED");
+  }
+  schema.billing_mode = mode;
+  if (!throughput) return engine::Status::Ok();
+  auto& current = schema.throughput;
+  if (throughput->read_capacity_units == current.read_capacity_units &&
+      throughput->write_capacity_units == current.write_capacity_units) {
+    auto r = std::to_string(current.read_capacity_units);
+    auto w = std::to_string(current.write_capacity_units);
+    return engine::Status::InvalidArgument(
+        "The provisioned throughput for the table will not change. The requested value equals "
+        "the current value. Current ReadCapacityUnits provisioned for the table: " + r +
+        ". Requested ReadCapacityUnits: " + r +
+        ". Current WriteCapacityUnits provisioned for the table: " + w +
+        ". Requested WriteCapacityUnits: " + w +
+        ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request "
+        "higher limits.");
+  }
+  bool increase = throughput->read_capacity_units > current.read_capacity_units ||
+                  throughput->write_capacity_units > current.write_capacity_units;
+  bool decrease = throughput->read_capacity_units < current.read_capacity_units ||
+                  throughput->write_capacity_units < current.write_capacity_units;
+  if (increase) current.last_increase_millis = now;
+  if (decrease) {
+    current.last_decrease_millis = now;
+    ++current.decreases_today;
+  }
+  current.read_capacity_units = throughput->read_capacity_units;
+  current.write_capacity_units = throughput->write_capacity_units;
+  return engine::Status::Ok();
+}
+
+}  // namespace
+
+ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request) {
+  auto schema = ParseCreateTable(request);
+  if (!schema.ok()) return schema.take_error();
+  if (schema->sse.enabled && schema->sse.kms_key_arn.empty()) {
+    schema->sse.kms_key_arn = "arn:aws:kms:" + ctx.caller.region + ":" + ctx.caller.account_id +
+                              ":key/localdynamo";
+  }
+  auto description = ctx.db.CreateTable(ctx.caller.ns, std::move(schema).value());
+  if (!description.ok()) return description.status();
+  return RenderTableDescription(ctx, "TableDescription", *description);
+}
+
+ApiResult<std::string> DescribeTable(Context& ctx, const rapidjson::Value& request) {
+  auto name = RequiredTableName(request);
+  if (!name.ok()) return name.take_error();
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, *name);
+  if (!description.ok()) return description.status();
+  return RenderTableDescription(ctx, "Table", *description);
+}
+
+ApiResult<std::string> DeleteTable(Context& ctx, const rapidjson::Value& request) {
+  auto name = RequiredTableName(request);
+  if (!name.ok()) return name.take_error();
+  auto description = ctx.db.DeleteTable(ctx.caller.ns, *name);
+  if (!description.ok()) {
+    // DynamoDB reports deletion protection as a validation error.
+    if (description.status().code() == engine::Status::Code::kInUse) {
+      return ApiError::Validation(description.status().message());
+    }
+    return description.status();
+  }
+  return RenderTableDescription(ctx, "TableDescription", *description);
+}
+
+ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request) {
+  auto name = RequiredTableName(request);
+  if (!name.ok()) return name.take_error();
+  RequestReader r(request);
+  auto billing_mode = r.String("BillingMode");
+  const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");
+  auto deletion_protection = r.Bool("DeletionProtectionEnabled");
+  auto table_class = r.String("TableClass");
+  const rapidjson::Value* stream_json = r.Object("StreamSpecification");
+  const rapidjson::Value* gsi_updates = r.Array("GlobalSecondaryIndexUpdates");
+  const rapidjson::Value* sse_json = r.Object("SSESpecification");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  if (!constraints.empty()) return constraints.ToError();
+  if (!billing_mode && !throughput_json && !deletion_protection && !table_class && !stream_json &&
+      !gsi_updates && !sse_json) {
+    return ApiError::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, DeletionProtectionEnabled "
+        "or TableClass is required");
+  }
+  if (table_class && *table_class != "STANDARD" && *table_class != "STANDARD_INFREQUENT_ACCESS") {
+    return ApiError::Validation(
+        "Invalid table-class parameter provided. Please try again with a valid table-class "
+        "value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
+  }
+  std::optional<engine::ProvisionedThroughput> throughput;
+  if (throughput_json) {
+    auto parsed = ParseThroughput(*throughput_json, "provisionedThroughput");
+    if (!parsed.ok()) return parsed.take_error();
+    throughput = *parsed;
+  }
+  int64_t now = ctx.db.clock().NowMillis();
+  auto description = ctx.db.UpdateTable(
+      ctx.caller.ns, *name, [&](engine::TableSchema& schema) -> engine::Status {
+        if (billing_mode || throughput) {
+          DDB_RETURN_IF_ERROR(ApplyBillingChange(schema, billing_mode, throughput, now));
+        }
+        if (deletion_protection) schema.deletion_protection = *deletion_protection;
+        if (table_class) schema.table_class = std::string(*table_class);
+        return engine::Status::Ok();
+      });
+  if (!description.ok()) return description.status();
+  description->schema.status = "ACTIVE";
+  return RenderTableDescription(ctx, "TableDescription", *description);
+}
+
+ApiResult<std::string> ListTables(Context& ctx, const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto start = r.String("ExclusiveStartTableName");
+  auto limit = r.Integer("Limit");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  if (start) constraints.TableName(start, "exclusiveStartTableName");
+  constraints.Range(limit, "limit", 1, 100);
+  if (!constraints.empty()) return constraints.ToError();
+  auto list = ctx.db.ListTables(ctx.caller.ns, start.value_or(""), limit.value_or(100));
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("TableNames");
+    w.StartArray();
+    for (const auto& name : list.names) WriteString(w, name);
+    w.EndArray();
+    if (list.last_evaluated) {
+      w.Key("LastEvaluatedTableName");
+      WriteString(w, *list.last_evaluated);
+    }
+  });
+}
+
+ApiResult<std::string> DescribeLimits(Context&, const rapidjson::Value&) {
+  return RenderObject([](JsonWriter& w) {
+    w.Key("AccountMaxReadCapacityUnits");
+    w.Int(80000);
+    w.Key("AccountMaxWriteCapacityUnits");
+    w.Int(80000);
+    w.Key("TableMaxReadCapacityUnits");
+    w.Int(40000);
+    w.Key("TableMaxWriteCapacityUnits");
+    w.Int(40000);
+  });
+}
+
+ApiResult<std::string> DescribeEndpoints(Context& ctx, const rapidjson::Value&) {
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Endpoints");
+    w.StartArray();
+    w.StartObject();
+    w.Key("Address");
+    WriteString(w, "dynamodb." + ctx.caller.region + ".amazonaws.com");
+    w.Key("CachePeriodInMinutes");
+    w.Int(1440);
+    w.EndObject();
+    w.EndArray();
+  });
+}
+
+}  // namespace ddb::api

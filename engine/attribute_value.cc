@@ -1,0 +1,156 @@
+#include "engine/attribute_value.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ddb::engine {
+namespace {
+
+template <class T, class Eq>
+bool SameElements(const std::vector<T>& a, const std::vector<T>& b, Eq eq) {
+  if (a.size() != b.size()) return false;
+  // Sets are small in practice; DynamoDB caps items at 400 KB.
+  return std::all_of(a.begin(), a.end(), [&](const T& x) {
+    return std::any_of(b.begin(), b.end(), [&](const T& y) { return eq(x, y); });
+  });
+}
+
+size_t NameSize(std::string_view name) { return name.size(); }
+
+}  // namespace
+
+bool AttributeValue::operator==(const AttributeValue& other) const {
+  if (type() != other.type()) return false;
+  switch (type()) {
+    case AttributeType::kSS:
+      return SameElements(as<StringSet>().values, other.as<StringSet>().values,
+                          std::equal_to<>());
+    case AttributeType::kBS:
+      return SameElements(as<BinarySet>().values, other.as<BinarySet>().values,
+                          std::equal_to<>());
+    case AttributeType::kNS:
+      return SameElements(as<NumberSet>().values, other.as<NumberSet>().values,
+                          [](const Number& x, const Number& y) { return x.Compare(y) == 0; });
+    case AttributeType::kN:
+      return as<Number>().Compare(other.as<Number>()) == 0;
+    case AttributeType::kM:
+      return as<Map>() == other.as<Map>();
+    case AttributeType::kL:
+      return as<List>() == other.as<List>();
+    case AttributeType::kS:
+      return as<std::string>() == other.as<std::string>();
+    case AttributeType::kB:
+      return as<Binary>() == other.as<Binary>();
+    case AttributeType::kBool:
+      return as<bool>() == other.as<bool>();
+    case AttributeType::kNull:
+      return true;
+  }
+  return false;
+}
+
+std::string_view TypeName(AttributeType type) {
+  static constexpr std::string_view kNames[] = {"S", "N",    "B", "BOOL", "NULL",
+                                                "M", "L", "SS", "NS",   "BS"};
+  return kNames[static_cast<int>(type)];
+}
+
+size_t AttributeSize(const AttributeValue& value) {
+  switch (value.type()) {
+    case AttributeType::kS:
+      return value.as<std::string>().size();
+    case AttributeType::kN:
+      return value.as<Number>().SizeInBytes();
+    case AttributeType::kB:
+      return value.as<Binary>().bytes.size();
+    case AttributeType::kBool:
+    case AttributeType::kNull:
+      return 1;
+    case AttributeType::kM: {
+      size_t size = 3;
+      for (const auto& [name, v] : value.as<Map>()) size += NameSize(name) + AttributeSize(v) + 1;
+      return size;
+    }
+    case AttributeType::kL: {
+      size_t size = 3;
+      for (const auto& v : value.as<List>()) size += AttributeSize(v) + 1;
+      return size;
+    }
+    case AttributeType::kSS: {
+      size_t size = 0;
+      for (const auto& s : value.as<StringSet>().values) size += s.size();
+      return size;
+    }
+    case AttributeType::kNS: {
+      size_t size = 0;
+      for (const auto& n : value.as<NumberSet>().values) size += n.SizeInBytes();
+      return size;
+    }
+    case AttributeType::kBS: {
+      size_t size = 0;
+      for (const auto& b : value.as<BinarySet>().values) size += b.size();
+      return size;
+    }
+  }
+  return 0;
+}
+
+size_t ItemSize(const Item& item) {
+  size_t size = 0;
+  for (const auto& [name, value] : item) size += NameSize(name) + AttributeSize(value);
+  return size;
+}
+
+std::string DebugString(const AttributeValue& value) {
+  std::string out(TypeName(value.type()));
+  out += ' ';
+  switch (value.type()) {
+    case AttributeType::kS:
+      return out + value.as<std::string>();
+    case AttributeType::kN:
+      return out + value.as<Number>().ToString();
+    case AttributeType::kB:
+      return out + value.as<Binary>().bytes;
+    case AttributeType::kBool:
+      return out + (value.as<bool>() ? "true" : "false");
+    case AttributeType::kNull:
+      return out + "null";
+    case AttributeType::kM:
+      return out + DebugString(value.as<Map>());
+    case AttributeType::kL: {
+      out += '[';
+      const char* sep = "";
+      for (const auto& v : value.as<List>()) out += std::exchange(sep, ", ") + DebugString(v);
+      return out + ']';
+    }
+    case AttributeType::kSS:
+    case AttributeType::kBS: {
+      const auto& values = value.is<StringSet>() ? value.as<StringSet>().values
+                                                 : value.as<BinarySet>().values;
+      out += '[';
+      const char* sep = "";
+      for (const auto& s : values) out += std::exchange(sep, ", ") + s;
+      return out + ']';
+    }
+    case AttributeType::kNS: {
+      out += '[';
+      const char* sep = "";
+      for (const auto& n : value.as<NumberSet>().values) {
+        out += std::exchange(sep, ", ") + n.ToString();
+      }
+      return out + ']';
+    }
+  }
+  return out;
+}
+
+std::string DebugString(const Item& item) {
+  std::string out = "{";
+  const char* sep = "";
+  for (const auto& [name, value] : item) {
+    out += std::exchange(sep, ", ") + name + ':' + DebugString(value);
+  }
+  return out + '}';
+}
+
+}  // namespace ddb::engine

@@ -1,0 +1,110 @@
+// Table schemas: what CreateTable declares and DescribeTable reports.
+//
+// These are the engine's versions of the DynamoDB API's TableDescription
+// pieces (KeySchema, AttributeDefinition, GlobalSecondaryIndex,
+// LocalSecondaryIndex, Projection, ProvisionedThroughput, StreamSpecification,
+// SSESpecification, Tag). Purely descriptive settings keep DynamoDB's enum
+// text as strings (validated by api/); settings the engine acts on are enums.
+// catalog_codec.h persists TableSchema.
+//
+// Thread safety: plain values. The Database shares schemas between threads
+// only as std::shared_ptr<const TableSchema>.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ddb::engine {
+
+// Key attribute types. Do not reorder: persisted.
+enum class ScalarType : uint8_t { kS, kN, kB };
+
+struct KeyElement {
+  std::string name;
+  ScalarType type = ScalarType::kS;
+};
+
+// A table's key has one hash and at most one range element; a GSI key may
+// have up to four of each (multi-attribute keys).
+struct KeySchema {
+  std::vector<KeyElement> hash;
+  std::vector<KeyElement> range;
+};
+
+// Do not reorder: persisted.
+enum class ProjectionType : uint8_t { kAll, kKeysOnly, kInclude };
+
+struct Projection {
+  ProjectionType type = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;
+};
+
+struct ProvisionedThroughput {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  int64_t last_increase_millis = 0;  // 0: never
+  int64_t last_decrease_millis = 0;  // 0: never
+  int64_t decreases_today = 0;
+};
+
+struct IndexSchema {
+  std::string name;
+  uint32_t index_id = 0;  // unique within its table, never reused
+  bool is_local = false;
+  KeySchema key;
+  Projection projection;
+  ProvisionedThroughput throughput;  // GSIs only
+  std::string status = "ACTIVE";     // IndexStatus
+  bool backfilling = false;
+};
+
+struct StreamSpecification {
+  bool enabled = false;
+  std::string view_type;  // StreamViewType
+  std::string label;      // LatestStreamLabel, set when enabled
+};
+
+struct SseDescription {
+  bool enabled = false;
+  std::string sse_type;  // "KMS" when enabled
+  std::string kms_key_arn;
+};
+
+struct TableSchema {
+  // Identity, set by the Database on creation.
+  uint64_t table_id = 0;
+  std::string table_uuid;  // TableId
+  std::string name;
+  int64_t creation_millis = 0;
+
+  KeySchema key;
+  std::vector<KeyElement> attribute_definitions;
+  std::string billing_mode = "PROVISIONED";  // BillingMode
+  int64_t pay_per_request_since_millis = 0;
+  ProvisionedThroughput throughput;
+  std::vector<IndexSchema> global_indexes;
+  std::vector<IndexSchema> local_indexes;
+  uint32_t next_index_id = 1;
+  StreamSpecification stream;
+  SseDescription sse;
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::string table_class = "STANDARD";
+  bool deletion_protection = false;
+  std::string status = "ACTIVE";  // TableStatus
+  std::string ttl_attribute;      // empty: TTL disabled
+
+  // The table's hash and range key elements.
+  const KeyElement& hash_key() const { return key.hash.front(); }
+  const KeyElement* range_key() const { return key.range.empty() ? nullptr : &key.range.front(); }
+};
+
+// Live statistics reported by DescribeTable.
+struct TableStats {
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+};
+
+}  // namespace ddb::engine

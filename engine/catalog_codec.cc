@@ -1,0 +1,177 @@
+#include "engine/catalog_codec.h"
+
+#include "engine/coding.h"
+
+namespace ddb::engine {
+namespace {
+
+constexpr uint8_t kSchemaFormatVersion = 1;
+
+// One visitor per direction keeps the field order defined once: Encode and
+// Decode both call Fields(), so they cannot drift apart.
+class Writer {
+ public:
+  void Field(const std::string& s) { coding::PutString(&out_, s); }
+  void Field(int64_t v) { coding::PutVarint(&out_, static_cast<uint64_t>(v)); }
+  void Field(uint64_t v) { coding::PutVarint(&out_, v); }
+  void Field(uint32_t v) { coding::PutVarint(&out_, v); }
+  void Field(bool v) { out_.push_back(v ? 1 : 0); }
+  template <class E>
+    requires std::is_enum_v<E>
+  void Field(E v) {
+    out_.push_back(static_cast<char>(v));
+  }
+  template <class T>
+  void Field(const std::vector<T>& values) {
+    coding::PutVarint(&out_, values.size());
+    for (const auto& v : values) Fields(*this, const_cast<T&>(v));
+  }
+  void Field(const std::vector<std::string>& values) {
+    coding::PutVarint(&out_, values.size());
+    for (const auto& v : values) Field(v);
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  void Field(std::string& s) { in_.GetString(&s); }
+  void Field(int64_t& v) { in_.GetInt64(&v); }
+  void Field(uint64_t& v) { in_.GetVarint(&v); }
+  void Field(uint32_t& v) {
+    uint64_t wide = 0;
+    in_.GetVarint(&wide);
+    v = static_cast<uint32_t>(wide);
+  }
+  void Field(bool& v) { in_.GetBool(&v); }
+  template <class E>
+    requires std::is_enum_v<E>
+  void Field(E& v) {
+    uint8_t b = 0;
+    in_.GetByte(&b);
+    v = static_cast<E>(b);
+  }
+  template <class T>
+  void Field(std::vector<T>& values) {
+    uint64_t count = 0;
+    if (!in_.GetVarint(&count) || count > 1'000'000) return;
+    values.resize(count);
+    for (auto& v : values) Fields(*this, v);
+  }
+  void Field(std::vector<std::string>& values) {
+    uint64_t count = 0;
+    if (!in_.GetVarint(&count) || count > 1'000'000) return;
+    values.resize(count);
+    for (auto& v : values) Field(v);
+  }
+  coding::Reader& in() { return in_; }
+
+ private:
+  coding::Reader in_;
+};
+
+template <class V>
+void Fields(V& v, KeyElement& e) {
+  v.Field(e.name);
+  v.Field(e.type);
+}
+
+template <class V>
+void Fields(V& v, std::pair<std::string, std::string>& tag) {
+  v.Field(tag.first);
+  v.Field(tag.second);
+}
+
+template <class V>
+void Fields(V& v, ProvisionedThroughput& t) {
+  v.Field(t.read_capacity_units);
+  v.Field(t.write_capacity_units);
+  v.Field(t.last_increase_millis);
+  v.Field(t.last_decrease_millis);
+  v.Field(t.decreases_today);
+}
+
+template <class V>
+void Fields(V& v, IndexSchema& index) {
+  v.Field(index.name);
+  v.Field(index.index_id);
+  v.Field(index.is_local);
+  v.Field(index.key.hash);
+  v.Field(index.key.range);
+  v.Field(index.projection.type);
+  v.Field(index.projection.non_key_attributes);
+  Fields(v, index.throughput);
+  v.Field(index.status);
+  v.Field(index.backfilling);
+}
+
+template <class V>
+void Fields(V& v, TableSchema& s) {
+  v.Field(s.table_id);
+  v.Field(s.table_uuid);
+  v.Field(s.name);
+  v.Field(s.creation_millis);
+  v.Field(s.key.hash);
+  v.Field(s.key.range);
+  v.Field(s.attribute_definitions);
+  v.Field(s.billing_mode);
+  v.Field(s.pay_per_request_since_millis);
+  Fields(v, s.throughput);
+  v.Field(s.global_indexes);
+  v.Field(s.local_indexes);
+  v.Field(s.next_index_id);
+  v.Field(s.stream.enabled);
+  v.Field(s.stream.view_type);
+  v.Field(s.stream.label);
+  v.Field(s.sse.enabled);
+  v.Field(s.sse.sse_type);
+  v.Field(s.sse.kms_key_arn);
+  v.Field(s.tags);
+  v.Field(s.table_class);
+  v.Field(s.deletion_protection);
+  v.Field(s.status);
+  v.Field(s.ttl_attribute);
+}
+
+}  // namespace
+
+std::string EncodeTableSchema(const TableSchema& schema) {
+  Writer w;
+  w.Field(static_cast<uint32_t>(kSchemaFormatVersion));
+  Fields(w, const_cast<TableSchema&>(schema));
+  return w.Take();
+}
+
+Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
+  Reader r(bytes);
+  uint32_t version = 0;
+  r.Field(version);
+  TableSchema schema;
+  if (version == kSchemaFormatVersion) Fields(r, schema);
+  if (version != kSchemaFormatVersion || !r.in().done()) {
+    return Status::Internal("stored table schema is corrupt");
+  }
+  return schema;
+}
+
+std::string EncodeTableStats(const TableStats& stats) {
+  std::string out;
+  coding::PutVarint(&out, static_cast<uint64_t>(stats.item_count));
+  coding::PutVarint(&out, static_cast<uint64_t>(stats.size_bytes));
+  return out;
+}
+
+Result<TableStats> DecodeTableStats(std::string_view bytes) {
+  coding::Reader in(bytes);
+  TableStats stats;
+  if (!in.GetInt64(&stats.item_count) || !in.GetInt64(&stats.size_bytes) || !in.done()) {
+    return Status::Internal("stored table statistics are corrupt");
+  }
+  return stats;
+}
+
+}  // namespace ddb::engine

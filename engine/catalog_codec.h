@@ -1,0 +1,28 @@
+// The stored form of a TableSchema (the value of a table's entry in the
+// catalog column family).
+//
+// Layout, version 1 (persisted — do not reorder or change; append fields
+// under a new version): a version byte, then every TableSchema field in
+// declaration order, strings length-prefixed, integers as varints, vectors
+// count-prefixed; see catalog_codec.cc, which is the single definition.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/catalog.h"
+#include "engine/status.h"
+
+namespace ddb::engine {
+
+std::string EncodeTableSchema(const TableSchema& schema);
+
+// Returns kInternal if `bytes` is not a schema this codec wrote.
+Result<TableSchema> DecodeTableSchema(std::string_view bytes);
+
+std::string EncodeTableStats(const TableStats& stats);
+Result<TableStats> DecodeTableStats(std::string_view bytes);
+
+}  // namespace ddb::engine

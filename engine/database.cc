@@ -1,0 +1,367 @@
+#include "engine/database.h"
+
+#include <cstdio>
+#include <mutex>
+#include <random>
+
+#include "engine/catalog_codec.h"
+#include "engine/coding.h"
+#include "engine/item_codec.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/store.h"
+
+namespace ddb::engine {
+
+// The in-memory state of one live table.
+struct TableState {
+  TableState(std::string ns, std::shared_ptr<const TableSchema> schema, TableStats stats)
+      : ns(std::move(ns)), schema_(std::move(schema)), stats(stats) {}
+
+  std::shared_ptr<const TableSchema> schema() const {
+    std::lock_guard lock(schema_mu_);
+    return schema_;
+  }
+  void set_schema(std::shared_ptr<const TableSchema> schema) {
+    std::lock_guard lock(schema_mu_);
+    schema_ = std::move(schema);
+  }
+
+  // Constant after construction.
+  const std::string ns;
+  int64_t active_at_millis = 0;  // CREATING until then (transient statuses)
+
+ private:
+  mutable std::mutex schema_mu_;
+  std::shared_ptr<const TableSchema> schema_;  // guarded by schema_mu_
+
+ public:
+  // Serializes every item write to this table: read, plan, write batch.
+  std::mutex write_mu;
+  TableStats stats;      // guarded by write_mu
+  bool dropped = false;  // guarded by write_mu
+};
+
+namespace {
+
+// Catalog column family keys (persisted — do not change):
+//   "t" ns 0x00 name   -> EncodeTableSchema
+//   "s" table_id:u64be -> EncodeTableStats
+//   "m:next_table_id"  -> varint
+constexpr std::string_view kNextTableIdKey = "m:next_table_id";
+
+std::string CatalogKey(std::string_view ns, std::string_view name) {
+  std::string key;
+  key.reserve(ns.size() + name.size() + 1);
+  key.append(ns);
+  key.push_back('\0');
+  key.append(name);
+  return key;
+}
+
+std::string SchemaKey(std::string_view ns, std::string_view name) {
+  return "t" + CatalogKey(ns, name);
+}
+
+std::string StatsKey(uint64_t table_id) { return "s" + TablePrefix(table_id); }
+
+std::string NewUuid() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & ~0xF000ull) | 0x4000ull;                     // version 4
+  lo = (lo & ~(0xC000ull << 48)) | (0x8000ull << 48);     // RFC 4122 variant
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xffffffffffffull));
+  return buf;
+}
+
+// A stream label is the creation time as ISO 8601 with milliseconds.
+std::string StreamLabel(int64_t millis) {
+  std::time_t seconds = millis / 1000;
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(millis % 1000));
+  return buf;
+}
+
+Status TableNotFound(std::string_view name) {
+  return Status::NotFound("Requested resource not found: Table: " + std::string(name) +
+                          " not found");
+}
+
+Status ItemTableNotFound() { return Status::NotFound("Requested resource not found"); }
+
+}  // namespace
+
+Database::Database(const DatabaseOptions& options, const Clock& clock,
+                   std::unique_ptr<Store> store)
+    : options_(options), clock_(clock), store_(std::move(store)) {}
+
+Database::~Database() = default;
+
+Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options,
+                                                 const Clock& clock) {
+  auto store = Store::Open({.in_memory = options.in_memory, .path = options.data_dir});
+  if (!store.ok()) return store.status();
+  std::unique_ptr<Database> db(new Database(options, clock, std::move(store).value()));
+  DDB_RETURN_IF_ERROR(db->LoadCatalog());
+  return db;
+}
+
+Status Database::LoadCatalog() {
+  auto next_id = store_->Get(Family::kCatalog, kNextTableIdKey);
+  if (!next_id.ok()) return next_id.status();
+  if (next_id->has_value()) {
+    coding::Reader in(**next_id);
+    if (!in.GetVarint(&next_table_id_)) return Status::Internal("catalog is corrupt");
+  }
+  auto it = store_->NewIterator(Family::kCatalog, "t", "u");
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::string_view key = it->key().substr(1);
+    size_t sep = key.find('\0');
+    if (sep == std::string_view::npos) return Status::Internal("catalog is corrupt");
+    auto schema = DecodeTableSchema(it->value());
+    if (!schema.ok()) return schema.status();
+    TableStats stats;
+    auto stored_stats = store_->Get(Family::kCatalog, StatsKey(schema->table_id));
+    if (!stored_stats.ok()) return stored_stats.status();
+    if (stored_stats->has_value()) {
+      auto decoded = DecodeTableStats(**stored_stats);
+      if (!decoded.ok()) return decoded.status();
+      stats = *decoded;
+    }
+    tables_.emplace(std::string(key), std::make_shared<TableState>(
+                                          std::string(key.substr(0, sep)),
+                                          std::make_shared<const TableSchema>(std::move(*schema)),
+                                          stats));
+  }
+  return it->status();
+}
+
+std::shared_ptr<TableState> Database::FindTable(std::string_view ns,
+                                                std::string_view name) const {
+  std::shared_lock lock(catalog_mu_);
+  auto it = tables_.find(CatalogKey(ns, name));
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+TableDescription Database::Describe(const TableState& state) const {
+  TableDescription description{*state.schema(), {}};
+  {
+    std::lock_guard lock(const_cast<TableState&>(state).write_mu);
+    description.stats = state.stats;
+  }
+  if (clock_.NowMillis() < state.active_at_millis) description.schema.status = "CREATING";
+  return description;
+}
+
+Status Database::PersistSchema(const TableSchema& schema, std::string_view ns) {
+  Store::Batch batch(*store_);
+  batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
+  return store_->Write(batch);
+}
+
+Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema schema) {
+  std::unique_lock lock(catalog_mu_);
+  std::string key = CatalogKey(ns, schema.name);
+  if (tables_.count(key)) {
+    return Status::AlreadyExists("Table already exists: " + schema.name);
+  }
+  int64_t now = clock_.NowMillis();
+  schema.table_id = next_table_id_;
+  schema.table_uuid = NewUuid();
+  schema.creation_millis = now;
+  schema.status = "ACTIVE";
+  for (auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
+    for (auto& index : *indexes) index.index_id = schema.next_index_id++;
+  }
+  if (schema.stream.enabled) schema.stream.label = StreamLabel(now);
+  if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;
+
+  Store::Batch batch(*store_);
+  std::string next_id;
+  coding::PutVarint(&next_id, next_table_id_ + 1);
+  batch.Put(Family::kCatalog, kNextTableIdKey, next_id);
+  batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
+  batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats({}));
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  ++next_table_id_;
+
+  auto state = std::make_shared<TableState>(std::string(ns),
+                                            std::make_shared<const TableSchema>(schema),
+                                            TableStats{});
+  state->active_at_millis = now + options_.transient_status_millis;
+  tables_.emplace(std::move(key), state);
+  TableDescription description{std::move(schema), {}};
+  if (options_.transient_status_millis > 0) description.schema.status = "CREATING";
+  return description;
+}
+
+Result<TableDescription> Database::DescribeTable(std::string_view ns,
+                                                 std::string_view name) const {
+  auto state = FindTable(ns, name);
+  if (!state) return TableNotFound(name);
+  return Describe(*state);
+}
+
+Result<TableDescription> Database::UpdateTable(
+    std::string_view ns, std::string_view name,
+    const std::function<Status(TableSchema&)>& change) {
+  std::unique_lock lock(catalog_mu_);
+  auto it = tables_.find(CatalogKey(ns, name));
+  if (it == tables_.end()) return TableNotFound(name);
+  TableState& state = *it->second;
+  TableSchema schema = *state.schema();
+  DDB_RETURN_IF_ERROR(change(schema));
+  DDB_RETURN_IF_ERROR(PersistSchema(schema, ns));
+  state.set_schema(std::make_shared<const TableSchema>(std::move(schema)));
+  return Describe(state);
+}
+
+Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_view name) {
+  std::unique_lock lock(catalog_mu_);
+  auto it = tables_.find(CatalogKey(ns, name));
+  if (it == tables_.end()) return TableNotFound(name);
+  TableState& state = *it->second;
+  auto schema = state.schema();
+  if (schema->deletion_protection) {
+    return Status::InUse(
+        "Resource cannot be deleted as it is currently protected against deletion. Disable "
+        "deletion protection first.");
+  }
+  TableDescription description = Describe(state);
+  description.schema.status = "DELETING";
+  {
+    std::lock_guard write_lock(state.write_mu);
+    Store::Batch batch(*store_);
+    batch.Delete(Family::kCatalog, SchemaKey(ns, name));
+    batch.Delete(Family::kCatalog, StatsKey(schema->table_id));
+    std::string begin = TablePrefix(schema->table_id);
+    std::string end = PrefixSuccessor(begin);
+    for (Family family : {Family::kItems, Family::kIndexes}) {
+      batch.DeleteRange(family, begin, end);
+    }
+    DDB_RETURN_IF_ERROR(store_->Write(batch));
+    state.dropped = true;
+  }
+  tables_.erase(it);
+  return description;
+}
+
+TableList Database::ListTables(std::string_view ns, std::string_view exclusive_start,
+                               size_t limit) const {
+  std::shared_lock lock(catalog_mu_);
+  TableList list;
+  std::string prefix = CatalogKey(ns, "");
+  auto it = exclusive_start.empty() ? tables_.lower_bound(prefix)
+                                    : tables_.upper_bound(CatalogKey(ns, exclusive_start));
+  for (; it != tables_.end() && it->first.starts_with(prefix); ++it) {
+    if (list.names.size() == limit) {
+      list.last_evaluated = list.names.back();
+      break;
+    }
+    list.names.push_back(it->first.substr(prefix.size()));
+  }
+  return list;
+}
+
+Result<std::optional<Item>> Database::GetItem(std::string_view ns, std::string_view table,
+                                              const Item& key) const {
+  auto state = FindTable(ns, table);
+  if (!state) return ItemTableNotFound();
+  auto schema = state->schema();
+  DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
+  auto stored = store_->Get(Family::kItems, ItemKey(schema->table_id, *schema, key));
+  if (!stored.ok()) return stored.status();
+  if (!stored->has_value()) return std::optional<Item>();
+  auto item = DecodeItem(**stored);
+  if (!item.ok()) return item.status();
+  return std::optional<Item>(std::move(item).value());
+}
+
+Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string_view table,
+                                                const Item& key, const Planner& planner) {
+  auto state = FindTable(ns, table);
+  if (!state) return ItemTableNotFound();
+  auto schema = state->schema();
+  DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
+  return WriteItemTo(*state, *schema, key, planner);
+}
+
+Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
+                                              Item item, const Precondition& check) {
+  auto state = FindTable(ns, table);
+  if (!state) return ItemTableNotFound();
+  auto schema = state->schema();
+  DDB_RETURN_IF_ERROR(ValidateItemKey(*schema, item));
+  Item key = ExtractKey(*schema, item);
+  return WriteItemTo(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
+    if (check) DDB_RETURN_IF_ERROR(check(old_item));
+    return Mutation{Mutation::Kind::kPut, std::move(item)};
+  });
+}
+
+Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::string_view table,
+                                                 const Item& key, const Precondition& check) {
+  return WriteItem(ns, table, key, [&](const Item* old_item) -> Result<Mutation> {
+    if (check) DDB_RETURN_IF_ERROR(check(old_item));
+    return Mutation{Mutation::Kind::kDelete, {}};
+  });
+}
+
+Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const TableSchema& schema,
+                                                  const Item& key, const Planner& planner) {
+  std::string item_key = ItemKey(schema.table_id, schema, key);
+
+  std::lock_guard lock(state.write_mu);
+  if (state.dropped) return ItemTableNotFound();
+  auto stored = store_->Get(Family::kItems, item_key);
+  if (!stored.ok()) return stored.status();
+  std::optional<Item> old_item;
+  if (stored->has_value()) {
+    auto decoded = DecodeItem(**stored);
+    if (!decoded.ok()) return decoded.status();
+    old_item = std::move(decoded).value();
+  }
+  auto mutation = planner(old_item ? &*old_item : nullptr);
+  if (!mutation.ok()) return mutation.status();
+
+  TableStats stats = state.stats;
+  if (old_item) {
+    stats.item_count -= 1;
+    stats.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+  }
+  Store::Batch batch(*store_);
+  switch (mutation->kind) {
+    case Mutation::Kind::kNone:
+      return old_item;
+    case Mutation::Kind::kPut: {
+      const Item& new_item = mutation->new_item;
+      DDB_RETURN_IF_ERROR(ValidateItemKey(schema, new_item));
+      size_t size = ItemSize(new_item);
+      if (size > kMaxItemBytes) {
+        return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
+      }
+      batch.Put(Family::kItems, item_key, EncodeItem(new_item));
+      stats.item_count += 1;
+      stats.size_bytes += static_cast<int64_t>(size);
+      break;
+    }
+    case Mutation::Kind::kDelete:
+      if (!old_item) return old_item;
+      batch.Delete(Family::kItems, item_key);
+      break;
+  }
+  batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats(stats));
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  state.stats = stats;
+  return old_item;
+}
+
+}  // namespace ddb::engine

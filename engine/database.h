@@ -1,0 +1,153 @@
+// Database: the engine's entry point — tables and their items, per namespace.
+//
+// A namespace is an opaque string chosen by the caller (the api layer uses ""
+// for the shared database, or "<access key>/<region>" for per-key
+// databases); table names are unique within one. Every table gets a
+// database-wide id that prefixes its RocksDB keys (key_codec.h).
+//
+// Implements the semantics of DynamoDB's control plane (CreateTable,
+// DescribeTable, UpdateTable, DeleteTable, ListTables) and of single-item
+// writes, which are linearizable: each table has one write mutex that covers
+// the whole read-check-write cycle, and each write — item, index entries,
+// statistics — is one RocksDB write batch, so a crash never leaves half a
+// write.
+//
+// Thread safety: a Database is safe for concurrent use by any number of
+// threads. Reads take no lock beyond a short catalog lookup.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/attribute_value.h"
+#include "engine/catalog.h"
+#include "engine/clock.h"
+#include "engine/status.h"
+
+namespace ddb::engine {
+
+class Store;
+struct TableState;
+
+struct DatabaseOptions {
+  bool in_memory = false;
+  std::string data_dir;  // ignored when in_memory
+  // Tables pass through CREATING / DELETING for this long (DynamoDB Local's
+  // -delayTransientStatuses); 0: ACTIVE at once, gone at once.
+  int64_t transient_status_millis = 0;
+};
+
+// A table's schema with its live statistics: what DescribeTable shows.
+struct TableDescription {
+  TableSchema schema;
+  TableStats stats;
+};
+
+struct TableList {
+  std::vector<std::string> names;
+  std::optional<std::string> last_evaluated;  // set when more names follow
+};
+
+// What a single-item write does, decided from the item as it was.
+struct Mutation {
+  enum class Kind { kNone, kPut, kDelete };
+  Kind kind = Kind::kNone;
+  Item new_item;  // kPut only: the whole new item, key attributes included
+};
+
+// Decides the mutation from the current item (nullptr when absent). A non-ok
+// Status (e.g. kConditionFailed) aborts the write; nothing is changed.
+using Planner = std::function<Result<Mutation>(const Item* old_item)>;
+
+// Accepts or rejects a write given the current item (nullptr when absent).
+using Precondition = std::function<Status(const Item* old_item)>;
+
+class Database {
+ public:
+  // Opens or creates the database. Returns kInternal if storage cannot be
+  // opened or its catalog is corrupt. `clock` must outlive the Database.
+  static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options,
+                                                const Clock& clock);
+  ~Database();
+
+  // --- Tables -------------------------------------------------------------
+
+  // Creates a table from `schema` (name, keys, indexes and settings filled in
+  // by the caller, already validated); assigns its id, TableId, creation time
+  // and index ids. kAlreadyExists if the name is taken in `ns`.
+  Result<TableDescription> CreateTable(std::string_view ns, TableSchema schema);
+
+  // kNotFound if there is no such table.
+  Result<TableDescription> DescribeTable(std::string_view ns, std::string_view name) const;
+
+  // Applies `change` to a copy of the schema and stores the result; `change`
+  // may return an error to abort. kNotFound if there is no such table.
+  Result<TableDescription> UpdateTable(std::string_view ns, std::string_view name,
+                                       const std::function<Status(TableSchema&)>& change);
+
+  // Deletes the table and all its items; returns its last description.
+  // kNotFound if absent; kInUse if deletion protection is enabled.
+  Result<TableDescription> DeleteTable(std::string_view ns, std::string_view name);
+
+  // Names in `ns` after `exclusive_start`, in UTF-8 byte order, at most
+  // `limit`. REQUIRES: limit > 0.
+  TableList ListTables(std::string_view ns, std::string_view exclusive_start,
+                       size_t limit) const;
+
+  // --- Items --------------------------------------------------------------
+
+  // The item with this key, or nullopt. kNotFound for a missing table;
+  // kInvalidArgument if `key` does not match the key schema.
+  Result<std::optional<Item>> GetItem(std::string_view ns, std::string_view table,
+                                      const Item& key) const;
+
+  // Reads the item with this key, asks `planner` what to do, and applies it,
+  // all under the table's write mutex. Returns the item as it was (nullopt if
+  // absent). kNotFound for a missing table; kInvalidArgument if `key` or the
+  // planned item breaks the key schema or a limit; otherwise the planner's
+  // error, with nothing written.
+  Result<std::optional<Item>> WriteItem(std::string_view ns, std::string_view table,
+                                        const Item& key, const Planner& planner);
+
+  // Replaces (or creates) the item with `item`'s key, if `check` (when
+  // given) accepts the current item. Returns the item as it was. kNotFound
+  // for a missing table; kInvalidArgument if `item` breaks the key schema or
+  // the size limit; otherwise `check`'s error, with nothing written.
+  Result<std::optional<Item>> PutItem(std::string_view ns, std::string_view table, Item item,
+                                      const Precondition& check = nullptr);
+
+  // Deletes the item with this key (not an error if absent), if `check` (when
+  // given) accepts the current item. Returns the item as it was.
+  Result<std::optional<Item>> DeleteItem(std::string_view ns, std::string_view table,
+                                         const Item& key, const Precondition& check = nullptr);
+
+  const Clock& clock() const { return clock_; }
+
+ private:
+  Database(const DatabaseOptions& options, const Clock& clock, std::unique_ptr<Store> store);
+  Status LoadCatalog();
+  std::shared_ptr<TableState> FindTable(std::string_view ns, std::string_view name) const;
+  TableDescription Describe(const TableState& state) const;
+  Status PersistSchema(const TableSchema& schema, std::string_view ns);
+  // WriteItem once the table and its schema are known.
+  Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& schema,
+                                          const Item& key, const Planner& planner);
+
+  // Constant after construction.
+  const DatabaseOptions options_;
+  const Clock& clock_;
+  const std::unique_ptr<Store> store_;
+
+  mutable std::shared_mutex catalog_mu_;
+  // Guarded by catalog_mu_: live tables by CatalogKey(namespace, name).
+  std::map<std::string, std::shared_ptr<TableState>, std::less<>> tables_;
+  uint64_t next_table_id_ = 1;  // guarded by catalog_mu_
+};
+
+}  // namespace ddb::engine

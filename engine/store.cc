@@ -1,0 +1,173 @@
+#include "engine/store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/memory_util.h>
+#include <rocksdb/write_batch.h>
+
+#include <vector>
+
+namespace ddb::engine {
+namespace {
+
+constexpr const char* kFamilyNames[kFamilyCount] = {"default", "items", "indexes", "streams",
+                                                    "ttl"};
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return Status::Ok();
+  return Status::Internal("storage error: " + s.ToString());
+}
+
+class RocksSnapshot final : public Store::Snapshot {
+ public:
+  RocksSnapshot(rocksdb::DB* db) : db_(db), snapshot_(db->GetSnapshot()) {}
+  ~RocksSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
+  const rocksdb::Snapshot* get() const { return snapshot_; }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+const rocksdb::Snapshot* Unwrap(const Store::Snapshot* snapshot) {
+  return snapshot ? static_cast<const RocksSnapshot*>(snapshot)->get() : nullptr;
+}
+
+class RocksIterator final : public Store::Iterator {
+ public:
+  RocksIterator(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, std::string lower,
+                std::string upper, const rocksdb::Snapshot* snapshot)
+      : lower_(std::move(lower)), upper_(std::move(upper)) {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot;
+    lower_slice_ = rocksdb::Slice(lower_);
+    upper_slice_ = rocksdb::Slice(upper_);
+    if (!lower_.empty()) options.iterate_lower_bound = &lower_slice_;
+    if (!upper_.empty()) options.iterate_upper_bound = &upper_slice_;
+    it_.reset(db->NewIterator(options, cf));
+  }
+  void Seek(std::string_view key) override { it_->Seek(ToSlice(key)); }
+  void SeekForPrev(std::string_view key) override { it_->SeekForPrev(ToSlice(key)); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  bool Valid() const override { return it_->Valid(); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override { return it_->key().ToStringView(); }
+  std::string_view value() const override { return it_->value().ToStringView(); }
+  Status status() const override { return FromRocks(it_->status()); }
+
+ private:
+  // The bounds must outlive the RocksDB iterator that points at them.
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+}  // namespace
+
+struct Store::Rep {
+  std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only; outlives db
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> families;  // owned; destroyed before db
+
+  rocksdb::ColumnFamilyHandle* cf(Family f) const { return families[static_cast<int>(f)]; }
+
+  ~Rep() {
+    if (db) {
+      for (auto* handle : families) db->DestroyColumnFamilyHandle(handle);
+      db->Close();
+      db.reset();
+    }
+  }
+};
+
+struct Store::Batch::Rep {
+  const Store::Rep* store;
+  rocksdb::WriteBatch batch;
+};
+
+Store::Batch::Batch(const Store& store) : rep_(std::make_unique<Rep>()) {
+  rep_->store = store.rep_.get();
+}
+Store::Batch::~Batch() = default;
+
+// WriteBatch's own calls fail only on a corrupt batch, which cannot happen to
+// one built here; Write() reports any storage error.
+void Store::Batch::Put(Family family, std::string_view key, std::string_view value) {
+  (void)rep_->batch.Put(rep_->store->cf(family), ToSlice(key), ToSlice(value));
+}
+void Store::Batch::Delete(Family family, std::string_view key) {
+  (void)rep_->batch.Delete(rep_->store->cf(family), ToSlice(key));
+}
+void Store::Batch::DeleteRange(Family family, std::string_view begin, std::string_view end) {
+  (void)rep_->batch.DeleteRange(rep_->store->cf(family), ToSlice(begin), ToSlice(end));
+}
+size_t Store::Batch::count() const { return rep_->batch.Count(); }
+
+Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+Store::~Store() = default;
+
+Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
+  auto rep = std::make_unique<Rep>();
+  rocksdb::Options db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.keep_log_file_num = 2;
+  db_options.max_manifest_file_size = 16 << 20;
+  // Small write buffers keep an idle server small; RocksDB grows them on load
+  // only up to this size.
+  db_options.write_buffer_size = 8 << 20;
+  db_options.db_write_buffer_size = 64 << 20;
+  std::string path = options.path;
+  if (options.in_memory) {
+    rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = rep->mem_env.get();
+    path = "/localdynamo-in-memory";
+  }
+  rocksdb::ColumnFamilyOptions cf_options(db_options);
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy.reset();
+  cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const char* name : kFamilyNames) descriptors.emplace_back(name, cf_options);
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &rep->families, &raw);
+  if (!s.ok()) return Status::Internal("cannot open the database at " + path + ": " + s.ToString());
+  rep->db.reset(raw);
+  return std::unique_ptr<Store>(new Store(std::move(rep)));
+}
+
+Result<std::optional<std::string>> Store::Get(Family family, std::string_view key,
+                                              const Snapshot* snapshot) const {
+  rocksdb::ReadOptions options;
+  options.snapshot = Unwrap(snapshot);
+  std::string value;
+  rocksdb::Status s = rep_->db->Get(options, rep_->cf(family), ToSlice(key), &value);
+  if (s.IsNotFound()) return std::optional<std::string>();
+  if (!s.ok()) return FromRocks(s);
+  return std::optional<std::string>(std::move(value));
+}
+
+Status Store::Write(Batch& batch) {
+  return FromRocks(rep_->db->Write(rocksdb::WriteOptions(), &batch.rep_->batch));
+}
+
+std::unique_ptr<Store::Snapshot> Store::GetSnapshot() const {
+  return std::make_unique<RocksSnapshot>(rep_->db.get());
+}
+
+std::unique_ptr<Store::Iterator> Store::NewIterator(Family family, std::string lower,
+                                                   std::string upper,
+                                                   const Snapshot* snapshot) const {
+  return std::make_unique<RocksIterator>(rep_->db.get(), rep_->cf(family), std::move(lower),
+                                         std::move(upper), Unwrap(snapshot));
+}
+
+}  // namespace ddb::engine

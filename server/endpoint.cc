@@ -1,0 +1,102 @@
+#include "server/endpoint.h"
+
+#include <zlib.h>
+
+#include <random>
+
+#include "api/dispatch.h"
+
+namespace ddb::server {
+namespace {
+
+constexpr std::string_view kDefaultRegion = "us-east-1";
+
+std::string NewRequestId() {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string id(52, ' ');
+  for (char& c : id) c = kAlphabet[rng() % 36];
+  return id;
+}
+
+std::string Crc32(std::string_view body) {
+  uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()),
+                    static_cast<uInt>(body.size()));
+  return std::to_string(crc);
+}
+
+// DynamoDB answers in the JSON dialect it was asked in.
+std::string ResponseContentType(std::string_view request_type) {
+  if (request_type.starts_with("application/x-amz-json-1.1")) return "application/x-amz-json-1.1";
+  if (request_type.starts_with("application/json")) return "application/json";
+  return "application/x-amz-json-1.0";
+}
+
+HttpResponse Finish(HttpResponse response, const HttpRequest& request, bool cors) {
+  response.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+  response.headers.emplace_back("x-amz-crc32", Crc32(response.body));
+  if (cors && !request.origin.empty()) {
+    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    response.headers.emplace_back("Access-Control-Expose-Headers",
+                                  "x-amzn-RequestId,x-amzn-ErrorType,x-amz-crc32,Date");
+  }
+  return response;
+}
+
+}  // namespace
+
+Credential ParseCredential(std::string_view authorization) {
+  Credential credential;
+  size_t start = authorization.find("Credential=");
+  if (start == std::string_view::npos) return credential;
+  std::string_view scope = authorization.substr(start + 11);
+  scope = scope.substr(0, scope.find_first_of(", "));
+  // <access key>/<date>/<region>/<service>/aws4_request
+  size_t a = scope.find('/');
+  credential.access_key = std::string(scope.substr(0, a));
+  if (a != std::string_view::npos) {
+    size_t b = scope.find('/', a + 1);
+    size_t c = b == std::string_view::npos ? b : scope.find('/', b + 1);
+    if (c != std::string_view::npos) credential.region = std::string(scope.substr(b + 1, c - b - 1));
+  }
+  return credential;
+}
+
+HttpResponse Endpoint::Handle(const HttpRequest& request) const {
+  if (request.method == "OPTIONS" && options_.cors && !request.origin.empty()) {
+    HttpResponse preflight{200, {}, ""};
+    preflight.headers = {{"Access-Control-Allow-Methods", "GET,POST,OPTIONS"},
+                         {"Access-Control-Allow-Headers", request.access_control_request_headers},
+                         {"Access-Control-Max-Age", "172800"}};
+    return Finish(std::move(preflight), request, true);
+  }
+  if (request.method == "GET" && request.target == "/") {
+    return Finish({200,
+                   {{"Content-Type", "text/plain"}},
+                   "healthy: dynamodb." + std::string(kDefaultRegion) + ".amazonaws.com "},
+                  request, options_.cors);
+  }
+  if (request.method != "POST" || request.target != "/") {
+    return Finish({404, {{"Content-Type", "text/plain"}}, "<UnknownOperationException/>\n"},
+                  request, options_.cors);
+  }
+  HttpResponse response;
+  response.headers.emplace_back("Content-Type", ResponseContentType(request.content_type));
+  api::Response result;
+  if (!api::IsKnownTarget(request.amz_target)) {
+    result = api::UnknownOperationResponse();
+  } else if (request.authorization.empty()) {
+    result = api::MissingAuthenticationTokenResponse();
+  } else {
+    Credential credential = ParseCredential(request.authorization);
+    api::Caller caller;
+    caller.region = credential.region.empty() ? std::string(kDefaultRegion) : credential.region;
+    if (options_.per_key_databases) caller.ns = credential.access_key + "/" + caller.region;
+    result = api::Dispatch(db_, caller, request.amz_target, request.body);
+  }
+  response.status = result.http_status;
+  response.body = std::move(result.body);
+  return Finish(std::move(response), request, options_.cors);
+}
+
+}  // namespace ddb::server

@@ -1,0 +1,43 @@
+// The DynamoDB endpoint over HTTP: turns an HttpRequest into an api::Dispatch
+// call and its result into an HttpResponse with DynamoDB's headers
+// (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
+// at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
+// and the caller's identity in the Authorization header.
+//
+// Thread safety: Handle() may be called concurrently.
+#pragma once
+
+#include <string>
+
+#include "engine/database.h"
+#include "server/http_server.h"
+
+namespace ddb::server {
+
+struct EndpointOptions {
+  // false: every access key and region shares one database (the default);
+  // true: one database per access key and region, like DynamoDB Local.
+  bool per_key_databases = false;
+  bool cors = false;
+};
+
+class Endpoint {
+ public:
+  // `db` must outlive the Endpoint.
+  Endpoint(engine::Database& db, EndpointOptions options) : db_(db), options_(options) {}
+
+  HttpResponse Handle(const HttpRequest& request) const;
+
+ private:
+  engine::Database& db_;
+  const EndpointOptions options_;
+};
+
+// Parses "AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/dynamodb/…".
+struct Credential {
+  std::string access_key;
+  std::string region;
+};
+Credential ParseCredential(std::string_view authorization);
+
+}  // namespace ddb::server

@@ -1,0 +1,166 @@
+#include "server/http_server.h"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+namespace ddb::server {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto kIdleTimeout = std::chrono::seconds(120);
+
+std::string HeaderValue(const http::request_parser<http::string_body>& parser,
+                        std::string_view name) {
+  const auto& fields = parser.get();
+  auto it = fields.find(beast::string_view(name.data(), name.size()));
+  return it == fields.end() ? std::string() : std::string(it->value());
+}
+
+HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
+  auto& msg = parser.get();
+  HttpRequest request;
+  request.method = std::string(msg.method_string());
+  request.target = std::string(msg.target());
+  request.content_type = HeaderValue(parser, "Content-Type");
+  request.amz_target = HeaderValue(parser, "X-Amz-Target");
+  request.authorization = HeaderValue(parser, "Authorization");
+  request.origin = HeaderValue(parser, "Origin");
+  request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
+  request.body = std::move(msg.body());
+  return request;
+}
+
+http::response<http::string_body> ToBeast(HttpResponse&& response, unsigned version,
+                                          bool keep_alive) {
+  http::response<http::string_body> res{static_cast<http::status>(response.status), version};
+  res.set(http::field::server, "localdynamo");
+  for (auto& [name, value] : response.headers) res.set(name, value);
+  res.body() = std::move(response.body);
+  res.keep_alive(keep_alive);
+  res.prepare_payload();
+  return res;
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  HttpServerOptions options;
+  HttpHandler handler;
+  asio::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  std::thread stopper;  // started by Stop(), joined by ~HttpServer
+
+  asio::awaitable<void> Session(beast::tcp_stream stream) {
+    beast::flat_buffer buffer;
+    beast::error_code ec;
+    while (!stopping) {
+      http::request_parser<http::string_body> parser;
+      parser.body_limit(options.body_limit);
+      stream.expires_after(kIdleTimeout);
+      co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec == http::error::body_limit) {
+        HttpResponse too_large{413, {{"Content-Type", "application/x-amz-json-1.0"}},
+                               R"({"__type":"com.amazon.coral.service#RequestEntityTooLargeException","message":"Request size exceeds 16777216 bytes"})"};
+        auto res = ToBeast(std::move(too_large), 11, false);
+        co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+        break;
+      }
+      if (ec) break;  // closed, timed out or malformed: drop the connection
+      ++in_flight;
+      bool keep_alive = parser.get().keep_alive() && !stopping;
+      unsigned version = parser.get().version();
+      HttpResponse response;
+      try {
+        response = handler(ToRequest(parser));
+      } catch (const std::exception& e) {
+        std::cerr << "localdynamo: internal error: " << e.what() << "\n";
+        response = {500,
+                    {{"Content-Type", "application/x-amz-json-1.0"}},
+                    R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"})"};
+      }
+      auto res = ToBeast(std::move(response), version, keep_alive);
+      co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+      --in_flight;
+      if (ec || !keep_alive) break;
+    }
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+
+  asio::awaitable<void> Listen() {
+    while (true) {
+      beast::error_code ec;
+      tcp::socket socket(asio::make_strand(ioc));
+      co_await acceptor.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
+      if (stopping || !acceptor.is_open()) co_return;
+      if (ec) continue;  // e.g. too many open files: keep serving the others
+      socket.set_option(tcp::no_delay(true), ec);
+      auto executor = socket.get_executor();
+      asio::co_spawn(executor, Session(beast::tcp_stream(std::move(socket))), asio::detached);
+    }
+  }
+};
+
+HttpServer::HttpServer(const HttpServerOptions& options, HttpHandler handler)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->handler = std::move(handler);
+  tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
+  impl_->acceptor.open(endpoint.protocol());
+  impl_->acceptor.set_option(asio::socket_base::reuse_address(true));
+  impl_->acceptor.bind(endpoint);
+  impl_->acceptor.listen(asio::socket_base::max_listen_connections);
+}
+
+HttpServer::~HttpServer() {
+  if (impl_->stopper.joinable()) impl_->stopper.join();
+}
+
+uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void HttpServer::Run() {
+  asio::co_spawn(impl_->ioc, impl_->Listen(), asio::detached);
+  int threads = impl_->options.threads > 0 ? impl_->options.threads
+                                           : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back([this] { impl_->ioc.run(); });
+  impl_->ioc.run();
+  for (auto& t : pool) t.join();
+}
+
+void HttpServer::Stop() {
+  if (impl_->stopping.exchange(true)) return;
+  asio::post(impl_->ioc, [this] {
+    beast::error_code ec;
+    impl_->acceptor.close(ec);
+  });
+  // Let requests already being handled finish (bounded), then end the loop;
+  // idle keep-alive connections are simply closed.
+  impl_->stopper = std::thread([this] {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (impl_->in_flight > 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    impl_->ioc.stop();
+  });
+}
+
+}  // namespace ddb::server

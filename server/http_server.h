@@ -1,0 +1,68 @@
+// HttpServer: HTTP/1.1 with keep-alive on Boost.Beast, serving every request
+// through one synchronous handler function.
+//
+// A pool of I/O threads runs coroutine sessions (no thread per connection).
+// The session does I/O only: read with a body limit, call the handler, write,
+// loop. Bodies over the limit are answered 413 without being read.
+//
+// Thread safety: Run() blocks; Stop() may be called from any thread (e.g. a
+// signal handler thread). The handler is called concurrently from the I/O
+// threads.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ddb::server {
+
+struct HttpRequest {
+  std::string method;
+  std::string target;
+  std::string content_type;
+  std::string amz_target;
+  std::string authorization;
+  std::string origin;
+  std::string access_control_request_headers;
+  std::string body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+struct HttpServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;  // 0: any free port
+  int threads = 0;       // 0: one per core
+  size_t body_limit = 16 * 1024 * 1024;
+};
+
+class HttpServer {
+ public:
+  // Binds the listening socket. Throws std::system_error if it cannot (the
+  // one place exceptions leave the server: startup, caught in main()).
+  HttpServer(const HttpServerOptions& options, HttpHandler handler);
+  ~HttpServer();
+
+  // The bound port (useful when options.port was 0).
+  uint16_t port() const;
+
+  // Serves until Stop(): stops accepting, lets in-flight requests finish,
+  // then returns.
+  void Run();
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ddb::server

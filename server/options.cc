@@ -1,0 +1,73 @@
+#include "server/options.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#ifndef LOCALDYNAMO_VERSION
+#define LOCALDYNAMO_VERSION "dev"
+#endif
+
+namespace ddb::server {
+namespace po = boost::program_options;
+
+std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
+  Options options;
+  po::options_description own("localdynamo options");
+  own.add_options()
+      ("help", "print this help and exit")
+      ("version", "print the version and exit")
+      ("host", po::value(&options.host), "address to listen on (default 127.0.0.1)")
+      ("port", po::value(&options.port), "port to listen on (default 8000; 0 picks a free one)")
+      ("in-memory", po::bool_switch(&options.in_memory), "keep all data in memory; nothing is written to disk")
+      ("data-dir", po::value(&options.data_dir), "directory of the persistent database (default ./localdynamo-data)")
+      ("per-key-databases", po::bool_switch(&options.per_key_databases),
+       "one isolated database per access key and region (default: all callers share one)")
+      ("shared-db", "all callers share one database (the default)")
+      ("threads", po::value(&options.threads), "I/O threads (default: one per core)");
+  po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
+  local.add_options()
+      ("inMemory", "same as --in-memory")
+      ("dbPath", po::value<std::string>(), "same as --data-dir")
+      ("sharedDb", "same as --shared-db")
+      ("delayTransientStatuses", "tables pass through CREATING and DELETING for half a second")
+      ("cors", po::value<std::string>()->implicit_value("*"), "answer CORS preflights and add CORS headers")
+      ("optimizeDbBeforeStartup", "accepted; has no effect here (RocksDB needs no optimizing)")
+      ("disableTelemetry", "accepted; has no effect here (localdynamo sends no telemetry)");
+  po::options_description all;
+  all.add(own).add(local);
+
+  po::variables_map vm;
+  try {
+    auto style = po::command_line_style::default_style | po::command_line_style::allow_long_disguise;
+    po::store(po::command_line_parser(argc, argv).options(all).style(style).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "localdynamo: " << e.what() << "\n\n" << all;
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (vm.count("help")) {
+    std::cout << "localdynamo " LOCALDYNAMO_VERSION " — a local DynamoDB-compatible server\n\n"
+              << all;
+    *exit_code = 0;
+    return std::nullopt;
+  }
+  if (vm.count("version")) {
+    std::cout << "localdynamo " LOCALDYNAMO_VERSION "\n";
+    *exit_code = 0;
+    return std::nullopt;
+  }
+  if (vm.count("inMemory")) options.in_memory = true;
+  if (vm.count("dbPath")) options.data_dir = vm["dbPath"].as<std::string>();
+  if (vm.count("delayTransientStatuses")) options.delay_transient_millis = 500;
+  if (vm.count("cors")) options.cors = true;
+  if (options.port < 0 || options.port > 65535) {
+    std::cerr << "localdynamo: --port must be between 0 and 65535\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  return options;
+}
+
+}  // namespace ddb::server

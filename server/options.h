@@ -1,0 +1,28 @@
+// The command line: localdynamo's own flags plus DynamoDB Local's spellings
+// (-port, -inMemory, -dbPath, -sharedDb, …) so existing scripts switch over
+// unchanged.
+//
+// Thread safety: pure function.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ddb::server {
+
+struct Options {
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  bool in_memory = false;
+  std::string data_dir = "./localdynamo-data";
+  bool per_key_databases = false;
+  bool cors = false;
+  int delay_transient_millis = 0;
+  int threads = 0;
+};
+
+// Returns the options, or nullopt after printing help, the version or an
+// error (then `*exit_code` says how to exit).
+std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code);
+
+}  // namespace ddb::server

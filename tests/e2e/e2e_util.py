@@ -1,0 +1,428 @@
+"""Shared helpers for the localdynamo end-to-end suite.
+
+Everything here is plain Python (no fixtures) so that conftest.py and the
+test modules can share it.  Written for Debian bookworm's packages:
+python3-boto3 1.26 / botocore 1.29, pytest 7.2, awscli 2.9.
+"""
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.config import Config
+from botocore.credentials import Credentials
+from botocore.exceptions import ClientError
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_BIN = REPO_ROOT / "build" / "localdynamo"
+
+REGION = "us-east-1"
+ACCESS_KEY = "AKIDTEST"
+SECRET_KEY = "x"
+
+# Set when the suite runs against an already running endpoint instead of
+# starting the binary itself.
+EXTERNAL_URL = os.environ.get("LOCALDYNAMO_URL") or None
+
+STARTUP_DEADLINE_S = 10.0
+SHUTDOWN_DEADLINE_S = 10.0
+
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def server_binary():
+    return Path(os.environ.get("LOCALDYNAMO_BIN") or DEFAULT_BIN)
+
+
+def unique_name(prefix="t"):
+    """A table name no other test (or preloaded fixture) uses."""
+    return "e2e-{}-{}".format(prefix, uuid.uuid4().hex[:12])
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --------------------------------------------------------------------------
+# Error matching
+# --------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def expect_error(code, fragment=None):
+    """Expect the block to raise a botocore ClientError whose error Code is
+    `code` and whose Message contains `fragment` (a regular expression,
+    searched case-sensitively).  Yields pytest's ExceptionInfo."""
+    with pytest.raises(ClientError) as excinfo:
+        yield excinfo
+    err = excinfo.value.response.get("Error", {})
+    got_code = err.get("Code")
+    message = err.get("Message") or ""
+    assert got_code == code, "expected error {} but got {}: {}".format(code, got_code, message)
+    if fragment is not None:
+        assert re.search(fragment, message), \
+            "error message {!r} does not contain {!r}".format(message, fragment)
+
+
+# --------------------------------------------------------------------------
+# boto3 clients
+# --------------------------------------------------------------------------
+
+def client_config():
+    # parameter_validation=False: several tests send values that botocore
+    # would refuse client-side (e.g. a 2-character table name); the server is
+    # the one being tested.  One attempt only, so server errors surface as is.
+    return Config(
+        parameter_validation=False,
+        retries={"mode": "standard", "total_max_attempts": 1},
+        connect_timeout=5,
+        read_timeout=30,
+    )
+
+
+def make_session(access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+    return boto3.session.Session(
+        aws_access_key_id=access_key,
+        aws_secret_access_key=secret_key,
+        region_name=region,
+    )
+
+
+def make_client(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+    return make_session(access_key, secret_key, region).client(
+        "dynamodb", endpoint_url=url, config=client_config())
+
+
+def make_resource(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+    return make_session(access_key, secret_key, region).resource(
+        "dynamodb", endpoint_url=url, config=client_config())
+
+
+def wait_active(client, name):
+    client.get_waiter("table_exists").wait(
+        TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
+
+
+def wait_gone(client, name):
+    client.get_waiter("table_not_exists").wait(
+        TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
+
+
+def all_table_names(client):
+    names = []
+    kwargs = {}
+    for _ in range(10000):
+        resp = client.list_tables(**kwargs)
+        names.extend(resp.get("TableNames", []))
+        last = resp.get("LastEvaluatedTableName")
+        if not last:
+            return names
+        kwargs = {"ExclusiveStartTableName": last}
+    raise AssertionError("ListTables pagination did not terminate")
+
+
+class TableFactory:
+    """Creates tables with unique names and deletes them on cleanup().
+
+    factory()                             -> hash key 'pk' (S), PAY_PER_REQUEST
+    factory(range_key=("sk", "N"))        -> hash+range
+    factory(ProvisionedThroughput={...})  -> PROVISIONED
+    Any other CreateTable parameter may be passed as a keyword argument
+    (KeySchema/AttributeDefinitions given explicitly override the defaults).
+    Returns the table name.  Tables created by hand can be handed over for
+    cleanup with register(name).
+    """
+
+    def __init__(self, client, access_key=ACCESS_KEY, secret_key=SECRET_KEY):
+        self.client = client
+        self.names = []
+        self.raw_creds = (client.meta.endpoint_url, access_key, secret_key,
+                          client.meta.region_name)
+
+    def unique_name(self, prefix="t"):
+        return unique_name(prefix)
+
+    def register(self, name):
+        self.names.append(name)
+        return name
+
+    def __call__(self, hash_key=("pk", "S"), range_key=None, name=None, prefix="t",
+                 wait=True, **kwargs):
+        name = name or unique_name(prefix)
+        if "KeySchema" not in kwargs:
+            kwargs["KeySchema"] = [{"AttributeName": hash_key[0], "KeyType": "HASH"}]
+            if range_key:
+                kwargs["KeySchema"].append({"AttributeName": range_key[0], "KeyType": "RANGE"})
+        if "AttributeDefinitions" not in kwargs:
+            defs = [{"AttributeName": hash_key[0], "AttributeType": hash_key[1]}]
+            if range_key:
+                defs.append({"AttributeName": range_key[0], "AttributeType": range_key[1]})
+            kwargs["AttributeDefinitions"] = defs
+        if "BillingMode" not in kwargs:
+            kwargs["BillingMode"] = ("PROVISIONED" if "ProvisionedThroughput" in kwargs
+                                     else "PAY_PER_REQUEST")
+        self.client.create_table(TableName=name, **kwargs)
+        self.register(name)
+        if wait:
+            wait_active(self.client, name)
+        return name
+
+    def raw(self, operation, payload):
+        url, access_key, secret_key, region = self.raw_creds
+        return raw_call(url, operation, payload, access_key, secret_key, region)
+
+    def cleanup(self):
+        for name in reversed(self.names):
+            delete_table_quietly(self.client, name, self.raw)
+        self.names = []
+
+
+def delete_table_quietly(client, name, raw=None):
+    """Best-effort delete (also lifts deletion protection); never raises."""
+    for _ in range(30):
+        try:
+            client.delete_table(TableName=name)
+            return
+        except ClientError as e:
+            code = e.response.get("Error", {}).get("Code")
+            if code == "ResourceNotFoundException":
+                return
+            if code == "ValidationException" and raw is not None:
+                # Possibly deletion protection; botocore 1.29 cannot send it.
+                try:
+                    raw("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+                    wait_active(client, name)
+                except Exception:
+                    return
+                continue
+            if code == "ResourceInUseException":
+                time.sleep(1)
+                continue
+            return
+        except Exception:
+            return
+
+
+# --------------------------------------------------------------------------
+# Raw HTTP
+# --------------------------------------------------------------------------
+
+def split_url(url):
+    parsed = urllib.parse.urlsplit(url)
+    return parsed.hostname, parsed.port or 80
+
+
+def signed_headers(url, target, body, access_key=ACCESS_KEY, secret_key=SECRET_KEY,
+                   region=REGION):
+    """Headers of a SigV4-signed DynamoDB JSON request (as an SDK sends it)."""
+    headers = {
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810." + target,
+    }
+    request = AWSRequest(method="POST", url=url.rstrip("/") + "/", data=body, headers=headers)
+    SigV4Auth(Credentials(access_key, secret_key), "dynamodb", region).add_auth(request)
+    return dict(request.headers.items())
+
+
+def raw_call(url, operation, payload, access_key=ACCESS_KEY, secret_key=SECRET_KEY,
+             region=REGION):
+    """Call a DynamoDB operation with a hand-built, signed JSON request and
+    return the decoded JSON response.  Used for parameters that the installed
+    botocore (1.29) does not know yet, e.g. DeletionProtectionEnabled.
+    Errors are raised as botocore ClientError, so expect_error() works."""
+    host, port = split_url(url)
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        body = json.dumps(payload).encode("utf-8")
+        conn.request("POST", "/", body=body,
+                     headers=signed_headers(url, operation, body, access_key, secret_key, region))
+        resp = conn.getresponse()
+        data = resp.read()
+        status = resp.status
+    finally:
+        conn.close()
+    try:
+        doc = json.loads(data.decode("utf-8")) if data.strip() else {}
+    except ValueError:
+        doc = {"__type": "InvalidResponse", "message": data[:200].decode("utf-8", "replace")}
+    if status != 200:
+        raise ClientError({
+            "Error": {"Code": str(doc.get("__type", "")).split("#")[-1],
+                      "Message": doc.get("message") or doc.get("Message") or ""},
+            "ResponseMetadata": {"HTTPStatusCode": status},
+        }, operation)
+    return doc
+
+
+class RawResponse:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers  # lower-cased names
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body.decode("utf-8"))
+
+    def header(self, name):
+        return self.headers.get(name.lower())
+
+
+def raw_request(conn, url, target, body, sign=True, extra_headers=None):
+    """Send one DynamoDB request over http.client connection `conn`."""
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if sign:
+        headers = signed_headers(url, target, body)
+    else:
+        headers = {
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": "DynamoDB_20120810." + target,
+        }
+    if extra_headers:
+        headers.update(extra_headers)
+    conn.request("POST", "/", body=body, headers=headers)
+    resp = conn.getresponse()
+    data = resp.read()
+    return RawResponse(resp.status, {k.lower(): v for k, v in resp.getheaders()}, data)
+
+
+def error_type(raw):
+    """The short error name of a raw JSON error response."""
+    return raw.json().get("__type", "").split("#")[-1]
+
+
+# --------------------------------------------------------------------------
+# Server processes
+# --------------------------------------------------------------------------
+
+class ServerProcess:
+    """One localdynamo process listening on 127.0.0.1:<free port>."""
+
+    def __init__(self, args, binary=None):
+        self.args = list(args)
+        self.binary = Path(binary) if binary else server_binary()
+        self.proc = None
+        self.port = None
+        self.url = None
+        self.returncode = None
+        self.log_path = None
+
+    def remove_log(self):
+        if self.log_path:
+            try:
+                os.unlink(self.log_path)
+            except OSError:
+                pass
+            self.log_path = None
+
+    def log_tail(self, limit=4000):
+        if not self.log_path:
+            return ""
+        try:
+            with open(self.log_path, "rb") as f:
+                data = f.read()
+            return data[-limit:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _healthy(self):
+        try:
+            with urllib.request.urlopen(self.url + "/", timeout=1) as resp:
+                return resp.status == 200
+        except (urllib.error.URLError, OSError, http.client.HTTPException):
+            return False
+
+    def start(self):
+        if not self.binary.is_file() or not os.access(str(self.binary), os.X_OK):
+            pytest.fail("localdynamo binary not found or not executable at {} "
+                        "(build it, or set LOCALDYNAMO_BIN / LOCALDYNAMO_URL)".format(self.binary))
+        fd, self.log_path = tempfile.mkstemp(prefix="localdynamo-e2e-", suffix=".log")
+        os.close(fd)
+        # The port is picked by binding to port 0 and releasing it; another
+        # process could grab it in between, so retry a couple of times if the
+        # server dies right away.
+        for attempt in range(3):
+            self.port = free_port()
+            self.url = "http://127.0.0.1:{}".format(self.port)
+            cmd = [str(self.binary), "--host", "127.0.0.1", "--port", str(self.port)] + self.args
+            with open(self.log_path, "ab") as log:
+                log.write(("$ " + " ".join(cmd) + "\n").encode())
+                log.flush()
+                self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                             stdin=subprocess.DEVNULL, cwd=str(REPO_ROOT))
+            deadline = time.monotonic() + STARTUP_DEADLINE_S
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                if self._healthy():
+                    return self
+                time.sleep(0.05)
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+                tail = self.log_tail()
+                self.remove_log()
+                pytest.fail("localdynamo did not answer GET / within {:.0f}s: {}\n--- log ---\n{}"
+                            .format(STARTUP_DEADLINE_S, " ".join(cmd), tail))
+        tail = self.log_tail()
+        self.remove_log()
+        pytest.fail("localdynamo exited during startup (code {}): {}\n--- log ---\n{}"
+                    .format(self.proc.returncode, " ".join(self.args), tail))
+
+    def stop(self):
+        """SIGTERM, wait, return the exit code (kills it if it hangs)."""
+        if self.proc is None:
+            return self.returncode
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=SHUTDOWN_DEADLINE_S)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                self.returncode = self.proc.returncode
+                self.proc = None
+                tail = self.log_tail()
+                self.remove_log()
+                pytest.fail("localdynamo did not exit within {:.0f}s of SIGTERM\n--- log ---\n{}"
+                            .format(SHUTDOWN_DEADLINE_S, tail))
+        self.returncode = self.proc.returncode
+        self.proc = None
+        return self.returncode
+
+    def client(self, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+        return make_client(self.url, access_key, secret_key, region)
+
+
+@contextlib.contextmanager
+def run_server(*args, check_exit=True):
+    """Start a localdynamo with the given extra args (host/port are added);
+    stop it with SIGTERM on exit and, unless check_exit=False, assert that it
+    exited with code 0.  The exit code stays in `server.returncode`."""
+    server = ServerProcess(args).start()
+    try:
+        yield server
+    finally:
+        rc = server.stop()
+        tail = server.log_tail()
+        server.remove_log()
+        if check_exit:
+            assert rc == 0, "localdynamo exited with {} after SIGTERM\n--- log ---\n{}".format(
+                rc, tail)
