@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what localdynamo needs from Debian's packages (only what is
+# missing) and builds it into build/. Used by run.sh and test.sh.
+#   scripts/setup.sh          build the server
+#   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev
+          libboost-program-options-dev zlib1g-dev libgtest-dev)
+if [[ "${1:-}" == "--tests" ]]; then
+  packages+=(python3 python3-boto3 python3-pytest awscli)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs"

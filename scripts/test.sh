@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test: the GoogleTest suites (engine, api,
+# server) and the end-to-end suite, which starts the real binary and drives
+# it with boto3 and the AWS CLI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
+cd build
+ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
