@@ -263,6 +263,38 @@ ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value&
   return throughput;
 }
 
+ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapidjson::Value& json) {
+  std::vector<std::pair<std::string, std::string>> tags;
+  for (const auto& tag : json.GetArray()) {
+    if (!tag.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    RequestReader t(tag);
+    auto key = t.String("Key");
+    auto value = t.String("Value");
+    if (t.failed()) return t.error();
+    if (!key || key->empty() || key->size() > 128) {
+      return ApiError::Validation("The Tag Key provided is invalid, Key: " +
+                                  std::string(key.value_or("")));
+    }
+    if (key->starts_with("aws:")) {
+      return ApiError::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(*key));
+    }
+    if (value && value->size() > 256) {
+      return ApiError::Validation("The Tag Value provided is invalid, Value: " + std::string(*value));
+    }
+    for (const auto& [existing, _] : tags) {
+      if (existing == *key) {
+        return ApiError::Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found " +
+                                    existing);
+      }
+    }
+    tags.emplace_back(std::string(*key), std::string(value.value_or("")));
+  }
+  if (tags.size() > 50) {
+    return ApiError::Validation("Number of Tags exceed the current limit for the provided ResourceArn");
+  }
+  return tags;
+}
+
 ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request) {
   RequestReader r(request);
   auto table_name = r.String("TableName");
@@ -369,15 +401,9 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     }
   }
   if (tags_json) {
-    for (const auto& tag : tags_json->GetArray()) {
-      if (!tag.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
-      RequestReader t(tag);
-      auto tag_key = t.String("Key");
-      auto tag_value = t.String("Value");
-      if (t.failed()) return t.error();
-      if (!tag_key || tag_key->empty()) return ApiError::Validation("The Tag Key provided is invalid, Key: " + std::string(tag_key.value_or("")));
-      schema.tags.emplace_back(std::string(*tag_key), std::string(tag_value.value_or("")));
-    }
+    auto tags = ParseTags(*tags_json);
+    if (!tags.ok()) return tags.take_error();
+    schema.tags = std::move(tags).value();
   }
   if (table_class) {
     if (*table_class != "STANDARD" && *table_class != "STANDARD_INFREQUENT_ACCESS") {

@@ -8,6 +8,10 @@
 
 #include <rapidjson/document.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "api/errors.h"
 #include "engine/catalog.h"
 
@@ -19,5 +23,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
 // is its member path for constraint messages.
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
                                                          std::string_view path);
+
+// Parses a Tags list (CreateTable, TagResource) with DynamoDB's tag rules.
+ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapidjson::Value& json);
 
 }  // namespace ddb::api

@@ -49,10 +49,6 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, RequestR
   return parsed;
 }
 
-ApiError OnlyAllOldOrNone() {
-  return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
-}
-
 std::string RenderOldItem(const std::optional<engine::Item>& old_item,
                           std::string_view return_values) {
   return RenderObject([&](JsonWriter& w) {
@@ -63,42 +59,44 @@ std::string RenderOldItem(const std::optional<engine::Item>& old_item,
   });
 }
 
+// PutItem's and DeleteItem's shared request: the common members, the
+// attribute map named `member` ("Item" or "Key"), and ReturnValues checks.
+ApiResult<std::pair<ItemRequest, engine::Item>> ReadWriteRequest(const rapidjson::Value& request,
+                                                                 const char* member,
+                                                                 std::string_view path) {
+  RequestReader r(request);
+  Constraints constraints;
+  const rapidjson::Value* attributes_json = r.Object(member);
+  auto common = ReadItemRequest(request, r, constraints, true);
+  if (!common.ok()) return common.take_error();
+  constraints.NotNull(attributes_json != nullptr, path);
+  if (!constraints.empty()) return constraints.ToError();
+  if (common->return_values != "NONE" && common->return_values != "ALL_OLD") {
+    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  auto attributes = ParseItem(*attributes_json);
+  if (!attributes.ok()) return attributes.take_error();
+  return std::pair(std::move(common).value(), std::move(attributes).value());
+}
+
 }  // namespace
 
 ApiResult<std::string> PutItem(Context& ctx, const rapidjson::Value& request) {
-  RequestReader r(request);
-  Constraints constraints;
-  const rapidjson::Value* item_json = r.Object("Item");
-  auto common = ReadItemRequest(request, r, constraints, true);
-  if (!common.ok()) return common.take_error();
-  constraints.NotNull(item_json != nullptr, "item");
-  if (!constraints.empty()) return constraints.ToError();
-  if (common->return_values != "NONE" && common->return_values != "ALL_OLD") {
-    return OnlyAllOldOrNone();
-  }
-  auto item = ParseItem(*item_json);
-  if (!item.ok()) return item.take_error();
-  auto old_item = ctx.db.PutItem(ctx.caller.ns, common->table, std::move(item).value());
+  auto parsed = ReadWriteRequest(request, "Item", "item");
+  if (!parsed.ok()) return parsed.take_error();
+  auto& [common, item] = *parsed;
+  auto old_item = ctx.db.PutItem(ctx.caller.ns, common.table, std::move(item));
   if (!old_item.ok()) return old_item.status();
-  return RenderOldItem(*old_item, common->return_values);
+  return RenderOldItem(*old_item, common.return_values);
 }
 
 ApiResult<std::string> DeleteItem(Context& ctx, const rapidjson::Value& request) {
-  RequestReader r(request);
-  Constraints constraints;
-  const rapidjson::Value* key_json = r.Object("Key");
-  auto common = ReadItemRequest(request, r, constraints, true);
-  if (!common.ok()) return common.take_error();
-  constraints.NotNull(key_json != nullptr, "key");
-  if (!constraints.empty()) return constraints.ToError();
-  if (common->return_values != "NONE" && common->return_values != "ALL_OLD") {
-    return OnlyAllOldOrNone();
-  }
-  auto key = ParseItem(*key_json);
-  if (!key.ok()) return key.take_error();
-  auto old_item = ctx.db.DeleteItem(ctx.caller.ns, common->table, *key);
+  auto parsed = ReadWriteRequest(request, "Key", "key");
+  if (!parsed.ok()) return parsed.take_error();
+  auto& [common, key] = *parsed;
+  auto old_item = ctx.db.DeleteItem(ctx.caller.ns, common.table, key);
   if (!old_item.ok()) return old_item.status();
-  return RenderOldItem(*old_item, common->return_values);
+  return RenderOldItem(*old_item, common.return_values);
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {

@@ -2,6 +2,7 @@
 // schema and are changed through Database::UpdateTable.
 #include <algorithm>
 
+#include "api/create_table_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 
@@ -42,26 +43,10 @@ ApiResult<std::string> TagResource(Context& ctx, const rapidjson::Value& request
     return c.ToError();
   }
   if (tags_json->Empty()) return ApiError::Validation("Atleast one Tag needs to be provided as Input.");
-  std::vector<std::pair<std::string, std::string>> tags;
-  for (const auto& tag : tags_json->GetArray()) {
-    if (!tag.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
-    RequestReader t(tag);
-    auto key = t.String("Key");
-    auto value = t.String("Value");
-    if (t.failed()) return t.error();
-    if (!key || key->empty() || key->size() > 128) {
-      return ApiError::Validation("The Tag Key provided is invalid, Key: " + std::string(key.value_or("")));
-    }
-    if (key->starts_with("aws:")) {
-      return ApiError::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(*key));
-    }
-    if (value && value->size() > 256) {
-      return ApiError::Validation("The Tag Value provided is invalid, Value: " + std::string(*value));
-    }
-    tags.emplace_back(std::string(*key), std::string(value.value_or("")));
-  }
+  auto tags = ParseTags(*tags_json);
+  if (!tags.ok()) return tags.take_error();
   auto result = ctx.db.UpdateTable(ctx.caller.ns, *table, [&](engine::TableSchema& schema) {
-    for (auto& [key, value] : tags) {
+    for (auto& [key, value] : *tags) {
       auto it = std::find_if(schema.tags.begin(), schema.tags.end(),
                              [&](const auto& t) { return t.first == key; });
       if (it != schema.tags.end()) {
