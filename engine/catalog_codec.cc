@@ -58,20 +58,30 @@ class Reader {
   template <class T>
   void Field(std::vector<T>& values) {
     uint64_t count = 0;
-    if (!in_.GetVarint(&count) || count > 1'000'000) return;
+    if (!GetCount(&count)) return;
     values.resize(count);
     for (auto& v : values) Fields(*this, v);
   }
   void Field(std::vector<std::string>& values) {
     uint64_t count = 0;
-    if (!in_.GetVarint(&count) || count > 1'000'000) return;
+    if (!GetCount(&count)) return;
     values.resize(count);
     for (auto& v : values) Field(v);
   }
   coding::Reader& in() { return in_; }
+  // Whether a vector's count exceeded the bytes left (then decoding stops).
+  bool bad_count() const { return bad_count_; }
 
  private:
+  // Every element takes at least one byte, so a larger count is corrupt.
+  bool GetCount(uint64_t* count) {
+    if (!in_.GetVarint(count)) return false;
+    if (*count > in_.remaining()) bad_count_ = true;
+    return !bad_count_;
+  }
+
   coding::Reader in_;
+  bool bad_count_ = false;
 };
 
 template <class V>
@@ -152,7 +162,7 @@ Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
   r.Field(version);
   TableSchema schema;
   if (version == kSchemaFormatVersion) Fields(r, schema);
-  if (version != kSchemaFormatVersion || !r.in().done()) {
+  if (version != kSchemaFormatVersion || !r.in().done() || r.bad_count()) {
     return Status::Internal("stored table schema is corrupt");
   }
   return schema;

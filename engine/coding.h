@@ -89,6 +89,8 @@ class Reader {
 
   bool ok() const { return ok_; }
   bool done() const { return ok_ && in_.empty(); }
+  // Bytes not yet read: an upper bound on the elements a count may announce.
+  size_t remaining() const { return in_.size(); }
 
  private:
   bool Fail() {

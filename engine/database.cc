@@ -83,7 +83,7 @@ std::string StreamLabel(int64_t millis) {
   std::time_t seconds = millis / 1000;
   std::tm tm{};
   gmtime_r(&seconds, &tm);
-  char buf[40];
+  char buf[64];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(millis % 1000));
@@ -344,6 +344,9 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
     case Mutation::Kind::kPut: {
       const Item& new_item = mutation->new_item;
       DDB_RETURN_IF_ERROR(ValidateItemKey(schema, new_item));
+      if (ExtractKey(schema, new_item) != key) {
+        return Status::InvalidArgument("A write may not change the key of the item it replaces");
+      }
       size_t size = ItemSize(new_item);
       if (size > kMaxItemBytes) {
         return Status::InvalidArgument("Item size has exceeded the maximum allowed size");

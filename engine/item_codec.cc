@@ -55,15 +55,19 @@ void EncodeValue(const AttributeValue& value, std::string* out) {
   }
 }
 
-bool DecodeValue(coding::Reader& in, AttributeValue* value);
+// Stored items nest at most kMaxNestingDepth levels (the api refuses more);
+// a deeper encoding is corrupt, and refusing it bounds the recursion.
+constexpr int kMaxDecodeDepth = 4 * kMaxNestingDepth;
 
-bool DecodeMap(coding::Reader& in, Map* map) {
+bool DecodeValue(coding::Reader& in, AttributeValue* value, int depth);
+
+bool DecodeMap(coding::Reader& in, Map* map, int depth) {
   uint64_t count;
   if (!in.GetVarint(&count)) return false;
   for (uint64_t i = 0; i < count; ++i) {
     std::string name;
     AttributeValue value;
-    if (!in.GetString(&name) || !DecodeValue(in, &value)) return false;
+    if (!in.GetString(&name) || !DecodeValue(in, &value, depth)) return false;
     map->emplace(std::move(name), std::move(value));
   }
   return true;
@@ -79,7 +83,9 @@ bool DecodeNumber(std::string_view text, Number* number) {
 template <class T, class Fn>
 bool DecodeStrings(coding::Reader& in, std::vector<T>* values, Fn convert) {
   uint64_t count;
-  if (!in.GetVarint(&count)) return false;
+  // Every element takes at least one byte, so a larger count is corrupt
+  // (and must not reach reserve(), which would throw).
+  if (!in.GetVarint(&count) || count > in.remaining()) return false;
   values->reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
     std::string_view s;
@@ -95,9 +101,9 @@ bool CopyString(std::string_view s, std::string* out) {
   return true;
 }
 
-bool DecodeValue(coding::Reader& in, AttributeValue* value) {
+bool DecodeValue(coding::Reader& in, AttributeValue* value, int depth) {
   uint8_t type;
-  if (!in.GetByte(&type)) return false;
+  if (!in.GetByte(&type) || depth > kMaxDecodeDepth) return false;
   switch (static_cast<AttributeType>(type)) {
     case AttributeType::kS: {
       std::string s;
@@ -129,17 +135,17 @@ bool DecodeValue(coding::Reader& in, AttributeValue* value) {
       return true;
     case AttributeType::kM: {
       Map m;
-      if (!DecodeMap(in, &m)) return false;
+      if (!DecodeMap(in, &m, depth + 1)) return false;
       *value = AttributeValue(std::move(m));
       return true;
     }
     case AttributeType::kL: {
       uint64_t count;
-      if (!in.GetVarint(&count)) return false;
+      if (!in.GetVarint(&count) || count > in.remaining()) return false;  // as DecodeStrings
       List list;
       list.reserve(count);
       for (uint64_t i = 0; i < count; ++i) {
-        if (!DecodeValue(in, &list.emplace_back())) return false;
+        if (!DecodeValue(in, &list.emplace_back(), depth + 1)) return false;
       }
       *value = AttributeValue(std::move(list));
       return true;
@@ -179,7 +185,7 @@ Result<Item> DecodeItem(std::string_view bytes) {
   coding::Reader in(bytes);
   uint8_t version;
   Item item;
-  if (!in.GetByte(&version) || version != kItemFormatVersion || !DecodeMap(in, &item) ||
+  if (!in.GetByte(&version) || version != kItemFormatVersion || !DecodeMap(in, &item, 0) ||
       !in.done()) {
     return Status::Internal("stored item is corrupt");
   }

@@ -1,0 +1,189 @@
+#include "engine/catalog_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/engine/test_util.h"
+
+namespace ddb::engine {
+namespace {
+
+using namespace std::string_literals;
+
+// A schema where every field differs from its default.
+TableSchema FullSchema() {
+  TableSchema s = test::MakeTable("Orders", {"pk", ScalarType::kS}, KeyElement{"sk", ScalarType::kN});
+  s.table_id = 300;  // more than one varint byte
+  s.table_uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+  s.creation_millis = 1'700'000'123'456;
+  s.attribute_definitions.push_back({"gpk", ScalarType::kB});
+  s.attribute_definitions.push_back({"lsk", ScalarType::kS});
+  s.billing_mode = "PROVISIONED";
+  s.pay_per_request_since_millis = 1'600'000'000'000;
+  s.throughput = {5, 10, 1'700'000'000'001, 1'700'000'000'002, 3};
+
+  IndexSchema gsi;
+  gsi.name = "by-gpk";
+  gsi.index_id = 2;
+  gsi.key.hash = {{"gpk", ScalarType::kB}, {"pk", ScalarType::kS}};  // multi-attribute key
+  gsi.key.range = {{"sk", ScalarType::kN}};
+  gsi.projection = {ProjectionType::kInclude, {"a", "b"}};
+  gsi.throughput = {1, 2, 0, 0, 0};
+  gsi.status = "CREATING";
+  gsi.backfilling = true;
+  s.global_indexes.push_back(gsi);
+  IndexSchema keys_only = gsi;
+  keys_only.name = "second";
+  keys_only.index_id = 3;
+  keys_only.projection = {ProjectionType::kKeysOnly, {}};
+  s.global_indexes.push_back(keys_only);
+
+  IndexSchema lsi;
+  lsi.name = "by-lsk";
+  lsi.index_id = 1;
+  lsi.is_local = true;
+  lsi.key.hash = {{"pk", ScalarType::kS}};
+  lsi.key.range = {{"lsk", ScalarType::kS}};
+  s.local_indexes.push_back(lsi);
+
+  s.next_index_id = 4;
+  s.stream = {true, "NEW_AND_OLD_IMAGES", "2023-11-14T22:13:20.000"};
+  s.sse = {true, "KMS", "arn:aws:kms:us-east-1:000000000000:key/localdynamo"};
+  s.tags = {{"env", "test"}, {"empty", ""}, {"utf8 \u00e9", "nul\0inside"s}};
+  s.table_class = "STANDARD_INFREQUENT_ACCESS";
+  s.deletion_protection = true;
+  s.status = "UPDATING";
+  s.ttl_attribute = "expires";
+  return s;
+}
+
+void ExpectSameKey(const KeySchema& a, const KeySchema& b) {
+  ASSERT_EQ(a.hash.size(), b.hash.size());
+  ASSERT_EQ(a.range.size(), b.range.size());
+  for (size_t i = 0; i < a.hash.size(); ++i) {
+    EXPECT_EQ(a.hash[i].name, b.hash[i].name);
+    EXPECT_EQ(a.hash[i].type, b.hash[i].type);
+  }
+  for (size_t i = 0; i < a.range.size(); ++i) {
+    EXPECT_EQ(a.range[i].name, b.range[i].name);
+    EXPECT_EQ(a.range[i].type, b.range[i].type);
+  }
+}
+
+void ExpectSameThroughput(const ProvisionedThroughput& a, const ProvisionedThroughput& b) {
+  EXPECT_EQ(a.read_capacity_units, b.read_capacity_units);
+  EXPECT_EQ(a.write_capacity_units, b.write_capacity_units);
+  EXPECT_EQ(a.last_increase_millis, b.last_increase_millis);
+  EXPECT_EQ(a.last_decrease_millis, b.last_decrease_millis);
+  EXPECT_EQ(a.decreases_today, b.decreases_today);
+}
+
+void ExpectSameIndexes(const std::vector<IndexSchema>& a, const std::vector<IndexSchema>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(a[i].name);
+    EXPECT_EQ(a[i].name, b[i].name);
+    EXPECT_EQ(a[i].index_id, b[i].index_id);
+    EXPECT_EQ(a[i].is_local, b[i].is_local);
+    ExpectSameKey(a[i].key, b[i].key);
+    EXPECT_EQ(a[i].projection.type, b[i].projection.type);
+    EXPECT_EQ(a[i].projection.non_key_attributes, b[i].projection.non_key_attributes);
+    ExpectSameThroughput(a[i].throughput, b[i].throughput);
+    EXPECT_EQ(a[i].status, b[i].status);
+    EXPECT_EQ(a[i].backfilling, b[i].backfilling);
+  }
+}
+
+TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
+  TableSchema s = FullSchema();
+  Result<TableSchema> decoded = DecodeTableSchema(EncodeTableSchema(s));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  const TableSchema& d = *decoded;
+  EXPECT_EQ(d.table_id, s.table_id);
+  EXPECT_EQ(d.table_uuid, s.table_uuid);
+  EXPECT_EQ(d.name, s.name);
+  EXPECT_EQ(d.creation_millis, s.creation_millis);
+  ExpectSameKey(d.key, s.key);
+  ASSERT_EQ(d.attribute_definitions.size(), s.attribute_definitions.size());
+  for (size_t i = 0; i < s.attribute_definitions.size(); ++i) {
+    EXPECT_EQ(d.attribute_definitions[i].name, s.attribute_definitions[i].name);
+    EXPECT_EQ(d.attribute_definitions[i].type, s.attribute_definitions[i].type);
+  }
+  EXPECT_EQ(d.billing_mode, s.billing_mode);
+  EXPECT_EQ(d.pay_per_request_since_millis, s.pay_per_request_since_millis);
+  ExpectSameThroughput(d.throughput, s.throughput);
+  ExpectSameIndexes(d.global_indexes, s.global_indexes);
+  ExpectSameIndexes(d.local_indexes, s.local_indexes);
+  EXPECT_EQ(d.next_index_id, s.next_index_id);
+  EXPECT_EQ(d.stream.enabled, s.stream.enabled);
+  EXPECT_EQ(d.stream.view_type, s.stream.view_type);
+  EXPECT_EQ(d.stream.label, s.stream.label);
+  EXPECT_EQ(d.sse.enabled, s.sse.enabled);
+  EXPECT_EQ(d.sse.sse_type, s.sse.sse_type);
+  EXPECT_EQ(d.sse.kms_key_arn, s.sse.kms_key_arn);
+  EXPECT_EQ(d.tags, s.tags);
+  EXPECT_EQ(d.table_class, s.table_class);
+  EXPECT_EQ(d.deletion_protection, s.deletion_protection);
+  EXPECT_EQ(d.status, s.status);
+  EXPECT_EQ(d.ttl_attribute, s.ttl_attribute);
+}
+
+TEST(CatalogCodecTest, RoundTripsDefaultSchema) {
+  TableSchema s = test::MakeTable("t", {"id", ScalarType::kB});
+  Result<TableSchema> decoded = DecodeTableSchema(EncodeTableSchema(s));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_EQ(decoded->name, "t");
+  ExpectSameKey(decoded->key, s.key);
+  EXPECT_TRUE(decoded->global_indexes.empty());
+  EXPECT_TRUE(decoded->tags.empty());
+  EXPECT_FALSE(decoded->stream.enabled);
+  EXPECT_EQ(decoded->range_key(), nullptr);
+}
+
+TEST(CatalogCodecTest, TruncatedOrExtendedSchemaIsInternal) {
+  std::string bytes = EncodeTableSchema(FullSchema());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    Result<TableSchema> decoded = DecodeTableSchema(bytes.substr(0, n));
+    ASSERT_FALSE(decoded.ok()) << "prefix of " << n << " bytes decoded";
+    EXPECT_EQ(decoded.status().code(), Status::Code::kInternal);
+  }
+  Result<TableSchema> extended = DecodeTableSchema(bytes + "x");
+  ASSERT_FALSE(extended.ok());
+  EXPECT_EQ(extended.status().code(), Status::Code::kInternal);
+  std::string other_version = bytes;
+  other_version[0] = 2;
+  EXPECT_EQ(DecodeTableSchema(other_version).status().code(), Status::Code::kInternal);
+}
+
+TEST(CatalogCodecTest, ImplausibleElementCountIsInternal) {
+  // The tags count directly follows the KMS key ARN; swap the empty list's
+  // count (0) for 2,000,000 and leave the rest of the encoding intact.
+  TableSchema s = FullSchema();
+  s.tags.clear();
+  std::string bytes = EncodeTableSchema(s);
+  size_t at = bytes.find(s.sse.kms_key_arn) + s.sse.kms_key_arn.size();
+  ASSERT_EQ(bytes[at], '\0');
+  bytes.replace(at, 1, "\x80\x89\x7a");  // varint 2,000,000
+  Result<TableSchema> decoded = DecodeTableSchema(bytes);
+  EXPECT_FALSE(decoded.ok()) << "decoded with " << decoded->tags.size() << " tags";
+  if (!decoded.ok()) {
+    EXPECT_EQ(decoded.status().code(), Status::Code::kInternal);
+  }
+}
+
+TEST(CatalogCodecTest, StatsRoundTripAndTruncationIsInternal) {
+  TableStats stats{123456, 987654321};
+  std::string bytes = EncodeTableStats(stats);
+  Result<TableStats> decoded = DecodeTableStats(bytes);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->item_count, 123456);
+  EXPECT_EQ(decoded->size_bytes, 987654321);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_EQ(DecodeTableStats(bytes.substr(0, n)).status().code(), Status::Code::kInternal) << n;
+  }
+  EXPECT_EQ(DecodeTableStats(bytes + "\x01").status().code(), Status::Code::kInternal);
+}
+
+}  // namespace
+}  // namespace ddb::engine

@@ -1,0 +1,80 @@
+// Shared helpers for the engine tests: terse AttributeValue builders, a
+// temporary directory and a schema builder.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "engine/attribute_value.h"
+#include "engine/catalog.h"
+
+namespace ddb::engine {
+
+// gtest failure messages show values as DebugString renders them.
+inline void PrintTo(const AttributeValue& value, std::ostream* os) { *os << DebugString(value); }
+inline void PrintTo(const Item& item, std::ostream* os) { *os << DebugString(item); }
+
+}  // namespace ddb::engine
+
+namespace ddb::engine::test {
+
+inline AttributeValue S(std::string text) { return AttributeValue(std::move(text)); }
+
+// A number from text that must parse.
+inline AttributeValue N(std::string_view text) {
+  Result<Number> parsed = Number::Parse(text);
+  EXPECT_TRUE(parsed.ok()) << "Number::Parse(\"" << text << "\"): " << parsed.status().message();
+  return AttributeValue(parsed.ok() ? *parsed : Number::Zero());
+}
+
+inline AttributeValue B(std::string bytes) { return AttributeValue(Binary{std::move(bytes)}); }
+
+// A fresh directory under /tmp, removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    char path[] = "/tmp/localdynamo-test-XXXXXX";
+    if (mkdtemp(path) == nullptr) {
+      ADD_FAILURE() << "mkdtemp failed";
+      return;
+    }
+    path_ = path;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// An on-demand table keyed by `hash` and optionally `range`, whose attribute
+// definitions are exactly its key attributes.
+inline TableSchema MakeTable(std::string name, KeyElement hash,
+                             std::optional<KeyElement> range = std::nullopt) {
+  TableSchema schema;
+  schema.name = std::move(name);
+  schema.billing_mode = "PAY_PER_REQUEST";
+  schema.key.hash.push_back(hash);
+  schema.attribute_definitions.push_back(hash);
+  if (range) {
+    schema.key.range.push_back(*range);
+    schema.attribute_definitions.push_back(*range);
+  }
+  return schema;
+}
+
+}  // namespace ddb::engine::test
