@@ -170,6 +170,7 @@ Status Database::PersistSchema(const TableSchema& schema, std::string_view ns) {
 Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema schema) {
   std::unique_lock lock(catalog_mu_);
   std::string key = CatalogKey(ns, schema.name);
+  deleting_.erase(key);
   if (tables_.count(key)) {
     return Status::AlreadyExists("Table already exists: " + schema.name);
   }
@@ -206,8 +207,11 @@ Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema 
 Result<TableDescription> Database::DescribeTable(std::string_view ns,
                                                  std::string_view name) const {
   auto state = FindTable(ns, name);
-  if (!state) return TableNotFound(name);
-  return Describe(*state);
+  if (state) return Describe(*state);
+  std::shared_lock lock(catalog_mu_);
+  auto it = deleting_.find(CatalogKey(ns, name));
+  if (it != deleting_.end() && clock_.NowMillis() < it->second.second) return it->second.first;
+  return TableNotFound(name);
 }
 
 Result<TableDescription> Database::UpdateTable(
@@ -249,6 +253,10 @@ Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_
     }
     DDB_RETURN_IF_ERROR(store_->Write(batch));
     state.dropped = true;
+  }
+  if (options_.transient_status_millis > 0) {
+    deleting_.insert_or_assign(it->first, std::pair(description, clock_.NowMillis() +
+                                                                     options_.transient_status_millis));
   }
   tables_.erase(it);
   return description;

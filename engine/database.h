@@ -148,6 +148,9 @@ class Database {
   // Guarded by catalog_mu_: live tables by CatalogKey(namespace, name).
   std::map<std::string, std::shared_ptr<TableState>, std::less<>> tables_;
   uint64_t next_table_id_ = 1;  // guarded by catalog_mu_
+  // Guarded by catalog_mu_: tables deleted while transient statuses are on,
+  // described as DELETING until their deadline.
+  std::map<std::string, std::pair<TableDescription, int64_t>, std::less<>> deleting_;
 };
 
 }  // namespace ddb::engine

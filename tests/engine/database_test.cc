@@ -150,6 +150,14 @@ TEST_P(DatabaseTest, TransientStatusesFollowTheClock) {
   EXPECT_EQ(db_->DescribeTable(kNs, "t")->schema.status, "CREATING");
   clock_.Advance(1);
   EXPECT_EQ(db_->DescribeTable(kNs, "t")->schema.status, "ACTIVE");
+
+  auto deleted = db_->DeleteTable(kNs, "t");
+  ASSERT_OK(deleted);
+  EXPECT_EQ(deleted->schema.status, "DELETING");
+  clock_.Advance(999);
+  EXPECT_EQ(db_->DescribeTable(kNs, "t")->schema.status, "DELETING");
+  clock_.Advance(1);
+  EXPECT_EQ(db_->DescribeTable(kNs, "t").status().code(), Status::Code::kNotFound);
 }
 
 TEST_P(DatabaseTest, ListTablesPagesInByteOrderWithinOneNamespace) {
