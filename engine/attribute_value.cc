@@ -55,6 +55,18 @@ std::string_view TypeName(AttributeType type) {
   return kNames[static_cast<int>(type)];
 }
 
+int NestingDepth(const AttributeValue& value) {
+  int deepest = 0;
+  if (value.is<Map>()) {
+    for (const auto& [_, v] : value.as<Map>()) deepest = std::max(deepest, NestingDepth(v));
+  } else if (value.is<List>()) {
+    for (const auto& v : value.as<List>()) deepest = std::max(deepest, NestingDepth(v));
+  } else {
+    return 0;
+  }
+  return deepest + 1;
+}
+
 size_t AttributeSize(const AttributeValue& value) {
   switch (value.type()) {
     case AttributeType::kS:

@@ -92,6 +92,10 @@ inline constexpr int kMaxNestingDepth = 32;
 // of overhead plus 1 byte per element, map keys counted like attribute names,
 // sets the sum of their elements.
 size_t AttributeSize(const AttributeValue& value);
+
+// The number of nested M and L levels in `value`: 0 for a scalar or set, 1
+// for a map of scalars. A stored attribute has at most kMaxNestingDepth - 1.
+int NestingDepth(const AttributeValue& value);
 size_t ItemSize(const Item& item);
 
 // A compact rendering for tests and logs, e.g. `{a:S x, n:N 1.5}`.

@@ -1,0 +1,577 @@
+#include "engine/expression/parser.h"
+
+#include <optional>
+#include <string>
+
+#include "engine/expression/functions.h"
+#include "engine/expression/lexer.h"
+#include "engine/expression/reserved_words.h"
+
+namespace ddb::engine::expr {
+namespace {
+
+using Kind = Token::Kind;
+
+constexpr int kMaxOperators = 300;
+constexpr size_t kMaxInOperands = 100;
+// Deeper nesting than operators allow needs redundant parentheses somewhere;
+// the cap also bounds the parser's recursion.
+constexpr int kMaxParenthesesDepth = kMaxOperators + 1;
+
+// Parses one expression string. Each Parse* method returns nullopt after
+// recording the first error, which the caller then returns.
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view parameter)
+      : text_(text), parameter_(parameter), tokens_(Tokenize(text)) {}
+
+  Status Check() const {
+    if (text_.size() > kMaxExpressionBytes) {
+      return Error("Expression size has exceeded the maximum allowed size; expression size: " +
+                   std::to_string(text_.size()));
+    }
+    if (tokens_.front().kind == Kind::kEnd) return Error("The expression can not be empty;");
+    return Status::Ok();
+  }
+
+  const Status& error() const { return error_; }
+
+  std::optional<Condition> WholeCondition() {
+    auto condition = WholeConditionBody();
+    if (condition && !ExpectEnd()) return std::nullopt;
+    return condition;
+  }
+
+  std::optional<Update> WholeUpdate();
+
+  std::optional<Projection> WholeProjection() {
+    Projection projection;
+    do {
+      auto path = ParsePath();
+      if (!path) return std::nullopt;
+      projection.paths.push_back(std::move(*path));
+    } while (Accept(Kind::kComma));
+    if (!ExpectEnd()) return std::nullopt;
+    return projection;
+  }
+
+ private:
+  // --- Tokens ----------------------------------------------------------------
+
+  const Token& Peek(size_t ahead = 0) const {
+    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  }
+  bool Accept(Kind kind) {
+    if (Peek().kind != kind) return false;
+    ++pos_;
+    return true;
+  }
+  bool AcceptKeyword(std::string_view keyword) {
+    if (Peek().kind != Kind::kName || !IsKeyword(Peek().text, keyword)) return false;
+    ++pos_;
+    return true;
+  }
+  bool Expect(Kind kind) {
+    if (Accept(kind)) return true;
+    SyntaxError();
+    return false;
+  }
+  bool ExpectKeyword(std::string_view keyword) {
+    if (AcceptKeyword(keyword)) return true;
+    SyntaxError();
+    return false;
+  }
+  bool ExpectEnd() { return Expect(Kind::kEnd); }
+
+  // --- Errors ----------------------------------------------------------------
+
+  Status Error(std::string detail) const {
+    return Status::InvalidArgument("Invalid " + std::string(parameter_) + ": " + detail);
+  }
+  void Fail(std::string detail) {
+    if (error_.ok()) error_ = Error(std::move(detail));
+  }
+  // DynamoDB quotes the unexpected token and the text from the token before
+  // it to the token after it.
+  void SyntaxError() {
+    const Token& bad = Peek();
+    size_t begin = pos_ > 0 ? tokens_[pos_ - 1].offset : bad.offset;
+    const Token& after = Peek(1);
+    size_t end = bad.kind == Kind::kEnd ? (pos_ > 0 ? tokens_[pos_ - 1].offset +
+                                                          tokens_[pos_ - 1].text.size()
+                                                    : 0)
+                                        : after.offset + after.text.size();
+    std::string token = bad.kind == Kind::kEnd ? "<EOF>" : std::string(bad.text);
+    Fail("Syntax error; token: \"" + token + "\", near: \"" +
+         std::string(text_.substr(begin, end - begin)) + "\"");
+  }
+
+  // --- Paths and operands ----------------------------------------------------
+
+  std::optional<std::string> ParseName() {
+    const Token& token = Peek();
+    if (token.kind == Kind::kNamePlaceholder) {
+      ++pos_;
+      return std::string(token.text);
+    }
+    if (token.kind != Kind::kName) {
+      SyntaxError();
+      return std::nullopt;
+    }
+    if (IsReservedWord(token.text)) {
+      Fail("Attribute name is a reserved keyword; reserved keyword: " + std::string(token.text));
+      return std::nullopt;
+    }
+    ++pos_;
+    return std::string(token.text);
+  }
+
+  std::optional<Path> ParsePath() {
+    Path path;
+    auto first = ParseName();
+    if (!first) return std::nullopt;
+    path.elements.push_back(PathElement{std::move(*first)});
+    while (true) {
+      if (Accept(Kind::kDot)) {
+        auto name = ParseName();
+        if (!name) return std::nullopt;
+        path.elements.push_back(PathElement{std::move(*name)});
+      } else if (Peek().kind == Kind::kLeftBracket) {
+        ++pos_;
+        const Token& number = Peek();
+        // Indexes beyond uint32 are far beyond any 400 KB item's lists.
+        if (number.kind != Kind::kNumber || number.text.size() > 9) {
+          SyntaxError();
+          return std::nullopt;
+        }
+        ++pos_;
+        path.elements.push_back(
+            PathElement{"", static_cast<uint32_t>(std::stoul(std::string(number.text))), true});
+        if (!Expect(Kind::kRightBracket)) return std::nullopt;
+      } else {
+        break;
+      }
+    }
+    if (path.elements.size() > static_cast<size_t>(kMaxNestingDepth)) {
+      Fail("The document path has too many nesting levels; nesting levels: " +
+           std::to_string(path.elements.size()));
+      return std::nullopt;
+    }
+    return path;
+  }
+
+  bool AtFunctionCall() const {
+    return Peek().kind == Kind::kName && Peek(1).kind == Kind::kLeftParen;
+  }
+
+  // name '(' operand {',' operand} ')'. `term` selects update terms
+  // (if_not_exists, list_append) over condition operands as arguments.
+  std::optional<Operand> ParseFunctionCall(bool term) {
+    Operand call;
+    call.kind = Operand::Kind::kFunction;
+    std::string_view name = Peek().text;
+    pos_ += 2;  // name and '('
+    const FunctionInfo* info = FindFunction(name);
+    if (info == nullptr) {
+      Fail("Invalid function name; function: " + std::string(name));
+      return std::nullopt;
+    }
+    call.function = std::string(info->name);
+    if (!CountOperator()) return std::nullopt;
+    do {
+      auto arg = term ? ParseTerm() : ParseOperand();
+      if (!arg) return std::nullopt;
+      call.args.push_back(std::move(*arg));
+    } while (Accept(Kind::kComma));
+    if (!Expect(Kind::kRightParen)) return std::nullopt;
+    if (call.args.size() != info->arity) {
+      Fail("Incorrect number of operands for operator or function; operator or function: " +
+           call.function + ", number of operands: " + std::to_string(call.args.size()));
+      return std::nullopt;
+    }
+    if (info->path_first && call.args[0].kind != Operand::Kind::kPath) {
+      Fail("Operator or function requires a document path; operator or function: " +
+           call.function);
+      return std::nullopt;
+    }
+    return call;
+  }
+
+  // A condition operand: path, :value or size(...), possibly in parentheses.
+  std::optional<Operand> ParseOperand() {
+    auto parsed = ParseConditionOrOperand();
+    if (!parsed) return std::nullopt;
+    if (parsed->condition) {
+      // A whole condition where a value belongs: attribute_exists(a) > b.
+      if (parsed->condition->kind == Condition::Kind::kFunction) {
+        FunctionMisused(parsed->condition->function);
+      } else {
+        SyntaxError();
+      }
+      return std::nullopt;
+    }
+    return std::move(parsed->operand);
+  }
+
+  void FunctionMisused(std::string_view function) {
+    Fail("The function is not allowed to be used this way in an expression; function: " +
+         std::string(function));
+  }
+
+  // --- Conditions ------------------------------------------------------------
+
+  // What a parenthesized group or a primary turned out to be: conditions and
+  // operands can both be parenthesized, and only what follows tells them
+  // apart, so the parser carries either without backtracking.
+  struct ConditionOrOperand {
+    std::optional<Condition> condition;
+    std::optional<Operand> operand;
+  };
+
+  std::optional<Condition> WholeConditionBody() {
+    auto parsed = ParseOrGroup();
+    if (!parsed) return std::nullopt;
+    if (!RequireCondition(*parsed)) return std::nullopt;
+    return std::move(parsed->condition);
+  }
+
+  // A bare operand where a condition is required: `size(a)` alone is a
+  // misused function, anything else a syntax error at the next token.
+  bool RequireCondition(const ConditionOrOperand& parsed) {
+    if (parsed.condition) return true;
+    if (parsed.operand->kind == Operand::Kind::kFunction) {
+      FunctionMisused(parsed.operand->function);
+    } else {
+      SyntaxError();
+    }
+    return false;
+  }
+
+  std::optional<ConditionOrOperand> ParseOrGroup() {
+    auto left = ParseAndGroup();
+    while (left && Peek().kind == Kind::kName && IsKeyword(Peek().text, "OR")) {
+      if (!RequireCondition(*left)) return std::nullopt;
+      ++pos_;
+      if (!CountOperator()) return std::nullopt;
+      auto right = ParseAndGroup();
+      if (!right || !RequireCondition(*right)) return std::nullopt;
+      left->condition = Combine(Condition::Kind::kOr, std::move(*left->condition),
+                                std::move(*right->condition));
+    }
+    return left;
+  }
+
+  std::optional<ConditionOrOperand> ParseAndGroup() {
+    auto left = ParseNotGroup();
+    while (left && Peek().kind == Kind::kName && IsKeyword(Peek().text, "AND")) {
+      if (!RequireCondition(*left)) return std::nullopt;
+      ++pos_;
+      if (!CountOperator()) return std::nullopt;
+      auto right = ParseNotGroup();
+      if (!right || !RequireCondition(*right)) return std::nullopt;
+      left->condition = Combine(Condition::Kind::kAnd, std::move(*left->condition),
+                                std::move(*right->condition));
+    }
+    return left;
+  }
+
+  static Condition Combine(Condition::Kind kind, Condition left, Condition right) {
+    Condition combined;
+    combined.kind = kind;
+    combined.children.push_back(std::move(left));
+    combined.children.push_back(std::move(right));
+    return combined;
+  }
+
+  std::optional<ConditionOrOperand> ParseNotGroup() {
+    if (!AcceptKeyword("NOT")) return ParsePrimary();
+    if (!CountOperator()) return std::nullopt;
+    auto operand = ParseNotGroup();
+    if (!operand || !RequireCondition(*operand)) return std::nullopt;
+    Condition negation;
+    negation.kind = Condition::Kind::kNot;
+    negation.children.push_back(std::move(*operand->condition));
+    return ConditionOrOperand{std::move(negation), std::nullopt};
+  }
+
+  // A primary condition, or an operand when no comparator follows it.
+  std::optional<ConditionOrOperand> ParsePrimary() {
+    auto parsed = ParseConditionOrOperand();
+    if (!parsed || parsed->condition || !AtComparison()) return parsed;
+    auto comparison = ParseComparison(std::move(*parsed->operand));
+    if (!comparison) return std::nullopt;
+    return ConditionOrOperand{std::move(*comparison), std::nullopt};
+  }
+
+  bool AtComparison() const {
+    switch (Peek().kind) {
+      case Kind::kEq: case Kind::kNe: case Kind::kLt:
+      case Kind::kLe: case Kind::kGt: case Kind::kGe:
+        return true;
+      case Kind::kName:
+        return IsKeyword(Peek().text, "BETWEEN") || IsKeyword(Peek().text, "IN");
+      default:
+        return false;
+    }
+  }
+
+  // '(' group ')', a function call, a path or a :value.
+  std::optional<ConditionOrOperand> ParseConditionOrOperand() {
+    if (Peek().kind == Kind::kLeftParen) {
+      size_t open = pos_++;
+      if (++depth_ > kMaxParenthesesDepth) {
+        Fail("The expression has redundant parentheses;");
+        return std::nullopt;
+      }
+      auto inner = ParseOrGroup();
+      --depth_;
+      if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
+      if (IsGroupAt(open + 1, pos_ - 2)) {  // "((...))"
+        Fail("The expression has redundant parentheses;");
+        return std::nullopt;
+      }
+      return inner;
+    }
+    if (AtFunctionCall()) {
+      auto call = ParseFunctionCall(false);
+      if (!call) return std::nullopt;
+      const FunctionInfo* info = FindFunction(call->function);
+      if (info->use == FunctionUse::kConditionOperand) {
+        return ConditionOrOperand{std::nullopt, std::move(*call)};
+      }
+      if (info->use != FunctionUse::kCondition || AtComparison()) {
+        FunctionMisused(call->function);
+        return std::nullopt;
+      }
+      Condition condition;
+      condition.kind = Condition::Kind::kFunction;
+      condition.function = call->function;
+      condition.operands = std::move(call->args);
+      return ConditionOrOperand{std::move(condition), std::nullopt};
+    }
+    Operand operand;
+    if (Peek().kind == Kind::kValuePlaceholder) {
+      operand.kind = Operand::Kind::kValue;
+      operand.placeholder = std::string(Peek().text);
+      ++pos_;
+    } else {
+      auto path = ParsePath();
+      if (!path) return std::nullopt;
+      operand.kind = Operand::Kind::kPath;
+      operand.path = std::move(*path);
+    }
+    return ConditionOrOperand{std::nullopt, std::move(operand)};
+  }
+
+  // Whether tokens [open, close] are '(' ... ')' with the parentheses matching.
+  bool IsGroupAt(size_t open, size_t close) const {
+    if (open >= close || tokens_[open].kind != Kind::kLeftParen ||
+        tokens_[close].kind != Kind::kRightParen) {
+      return false;
+    }
+    int depth = 0;
+    for (size_t i = open; i <= close; ++i) {
+      if (tokens_[i].kind == Kind::kLeftParen) ++depth;
+      if (tokens_[i].kind == Kind::kRightParen && --depth == 0) return i == close;
+    }
+    return false;
+  }
+
+  // Counts one more operator or function; false (with the error recorded)
+  // past DynamoDB's limit, which also bounds the parser's recursion.
+  bool CountOperator() {
+    if (++operators_ <= kMaxOperators) return true;
+    Fail("The expression contains too many operators; operator count: " +
+         std::to_string(operators_));
+    return false;
+  }
+
+  std::optional<Condition> ParseComparison(Operand left) {
+    Condition condition;
+    condition.operands.push_back(std::move(left));
+    if (!CountOperator()) return std::nullopt;
+    if (AcceptKeyword("BETWEEN")) {
+      condition.kind = Condition::Kind::kBetween;
+      auto low = ParseOperand();
+      if (!low || !ExpectKeyword("AND")) return std::nullopt;
+      auto high = ParseOperand();
+      if (!high) return std::nullopt;
+      condition.operands.push_back(std::move(*low));
+      condition.operands.push_back(std::move(*high));
+      return condition;
+    }
+    if (AcceptKeyword("IN")) {
+      condition.kind = Condition::Kind::kIn;
+      if (!Expect(Kind::kLeftParen)) return std::nullopt;
+      do {
+        auto candidate = ParseOperand();
+        if (!candidate) return std::nullopt;
+        condition.operands.push_back(std::move(*candidate));
+      } while (Accept(Kind::kComma));
+      if (!Expect(Kind::kRightParen)) return std::nullopt;
+      if (condition.operands.size() - 1 > kMaxInOperands) {
+        Fail("The IN operator is provided with too many operands; number of operands: " +
+             std::to_string(condition.operands.size() - 1));
+        return std::nullopt;
+      }
+      return condition;
+    }
+    static constexpr std::pair<Kind, Comparator> kComparators[] = {
+        {Kind::kEq, Comparator::kEq}, {Kind::kNe, Comparator::kNe}, {Kind::kLt, Comparator::kLt},
+        {Kind::kLe, Comparator::kLe}, {Kind::kGt, Comparator::kGt}, {Kind::kGe, Comparator::kGe}};
+    for (auto [kind, op] : kComparators) {
+      if (Accept(kind)) {
+        auto right = ParseOperand();
+        if (!right) return std::nullopt;
+        condition.kind = Condition::Kind::kCompare;
+        condition.op = op;
+        condition.operands.push_back(std::move(*right));
+        return condition;
+      }
+    }
+    SyntaxError();
+    return std::nullopt;
+  }
+
+  // --- Updates ---------------------------------------------------------------
+
+  // An update term: path, :value, if_not_exists(...), list_append(...) or a
+  // parenthesized SET value.
+  std::optional<Operand> ParseTerm() {
+    if (Peek().kind == Kind::kLeftParen) {
+      size_t open = pos_++;
+      if (++depth_ > kMaxParenthesesDepth) {
+        Fail("The expression has redundant parentheses;");
+        return std::nullopt;
+      }
+      auto inner = ParseSetValue();
+      --depth_;
+      if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
+      if (IsGroupAt(open + 1, pos_ - 2)) {
+        Fail("The expression has redundant parentheses;");
+        return std::nullopt;
+      }
+      return inner;
+    }
+    if (AtFunctionCall()) {
+      auto call = ParseFunctionCall(true);
+      if (!call) return std::nullopt;
+      if (FindFunction(call->function)->use != FunctionUse::kUpdateTerm) {
+        Fail("The function is not allowed in an update expression; function: " + call->function);
+        return std::nullopt;
+      }
+      return call;
+    }
+    return ParseOperand();
+  }
+
+  // term [('+'|'-') term]
+  std::optional<Operand> ParseSetValue() {
+    auto left = ParseTerm();
+    if (!left) return std::nullopt;
+    Operand::Kind kind;
+    if (Accept(Kind::kPlus)) {
+      kind = Operand::Kind::kPlus;
+    } else if (Accept(Kind::kMinus)) {
+      kind = Operand::Kind::kMinus;
+    } else {
+      return left;
+    }
+    auto right = ParseTerm();
+    if (!right) return std::nullopt;
+    Operand sum;
+    sum.kind = kind;
+    sum.args.push_back(std::move(*left));
+    sum.args.push_back(std::move(*right));
+    return sum;
+  }
+
+  bool ParseClause(UpdateAction::Kind kind, Update& update) {
+    do {
+      UpdateAction action;
+      action.kind = kind;
+      auto path = ParsePath();
+      if (!path) return false;
+      action.path = std::move(*path);
+      if (kind == UpdateAction::Kind::kSet) {
+        if (!Expect(Kind::kEq)) return false;
+        auto value = ParseSetValue();
+        if (!value) return false;
+        action.value = std::move(*value);
+      } else if (kind != UpdateAction::Kind::kRemove) {
+        if (Peek().kind != Kind::kValuePlaceholder) {
+          SyntaxError();
+          return false;
+        }
+        action.value.kind = Operand::Kind::kValue;
+        action.value.placeholder = std::string(Peek().text);
+        ++pos_;
+      }
+      update.actions.push_back(std::move(action));
+    } while (Accept(Kind::kComma));
+    return true;
+  }
+
+  std::string_view text_;
+  std::string_view parameter_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int depth_ = 0;       // of open parentheses
+  int operators_ = 0;   // operators and functions so far
+  Status error_;
+};
+
+std::optional<Update> Parser::WholeUpdate() {
+  static constexpr std::pair<std::string_view, UpdateAction::Kind> kClauses[] = {
+      {"SET", UpdateAction::Kind::kSet},
+      {"REMOVE", UpdateAction::Kind::kRemove},
+      {"ADD", UpdateAction::Kind::kAdd},
+      {"DELETE", UpdateAction::Kind::kDelete}};
+  Update update;
+  bool seen[4] = {};
+  while (Peek().kind != Kind::kEnd) {
+    int clause = -1;
+    for (int i = 0; i < 4; ++i) {
+      if (Peek().kind == Kind::kName && IsKeyword(Peek().text, kClauses[i].first)) clause = i;
+    }
+    if (clause < 0) {
+      SyntaxError();
+      return std::nullopt;
+    }
+    if (seen[clause]) {
+      Fail("The \"" + std::string(kClauses[clause].first) +
+           "\" section can only be used once in an update expression;");
+      return std::nullopt;
+    }
+    seen[clause] = true;
+    ++pos_;
+    if (!ParseClause(kClauses[clause].second, update)) return std::nullopt;
+  }
+  return update;
+}
+
+template <class T, class ParseFn>
+Result<T> Run(std::string_view text, std::string_view parameter, ParseFn parse) {
+  Parser parser(text, parameter);
+  DDB_RETURN_IF_ERROR(parser.Check());
+  std::optional<T> parsed = parse(parser);
+  if (!parsed) return parser.error();
+  return std::move(*parsed);
+}
+
+}  // namespace
+
+Result<Condition> ParseCondition(std::string_view text, std::string_view parameter) {
+  return Run<Condition>(text, parameter, [](Parser& p) { return p.WholeCondition(); });
+}
+
+Result<Update> ParseUpdate(std::string_view text) {
+  return Run<Update>(text, "UpdateExpression", [](Parser& p) { return p.WholeUpdate(); });
+}
+
+Result<Projection> ParseProjection(std::string_view text) {
+  return Run<Projection>(text, "ProjectionExpression",
+                         [](Parser& p) { return p.WholeProjection(); });
+}
+
+}  // namespace ddb::engine::expr
