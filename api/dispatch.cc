@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 
 // Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 13> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 14> kHandlers = {{
     {"CreateTable", CreateTable},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 13> kHandlers = {{
     {"PutItem", PutItem},
     {"TagResource", TagResource},
     {"UntagResource", UntagResource},
+    {"UpdateItem", UpdateItem},
     {"UpdateTable", UpdateTable},
 }};
 

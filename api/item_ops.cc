@@ -1,145 +1,217 @@
-// PutItem, GetItem, DeleteItem.
+// PutItem, GetItem, UpdateItem, DeleteItem.
 #include "api/attribute_json.h"
+#include "api/expression_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "engine/expression/document_path.h"
+#include "engine/expression/evaluate.h"
+#include "engine/expression/update.h"
 
 namespace ddb::api {
 namespace {
 
-// The members every single-item operation shares.
+namespace expr = engine::expr;
+using engine::Item;
+using engine::Status;
+
+constexpr std::string_view kConditionFailed = "The conditional request failed";
+
+enum class ItemOp { kGet, kPut, kUpdate, kDelete };
+
+// What every single-item request carries once read and validated.
 struct ItemRequest {
   std::string table;
+  Item attributes;  // Item for PutItem, Key otherwise
   std::string_view return_values = "NONE";
+  bool old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure: ALL_OLD
+  RequestExpressions expressions;
 };
 
-// Parameters of the expression language that this build does not evaluate
-// yet; refusing them beats silently ignoring a condition.
-ApiResult<bool> RejectUnsupported(const rapidjson::Value& request,
-                                  std::initializer_list<const char*> members) {
-  for (const char* member : members) {
-    auto it = request.FindMember(member);
-    if (it != request.MemberEnd() && !it->value.IsNull()) {
-      return ApiError::Validation(std::string(member) + " is not supported by this localdynamo build yet");
-    }
+ExpressionSpec SpecFor(ItemOp op) {
+  switch (op) {
+    case ItemOp::kGet: return {.projection = true};
+    case ItemOp::kUpdate: return {.update = true, .condition = true};
+    default: return {.condition = true};
   }
-  return true;
 }
 
-ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, RequestReader& r,
-                                       Constraints& constraints, bool writes) {
+ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op) {
+  bool writes = op != ItemOp::kGet;
+  RequestReader r(request);
   auto table = r.String("TableName");
+  const rapidjson::Value* attributes_json = r.Object(op == ItemOp::kPut ? "Item" : "Key");
   auto return_values = r.String("ReturnValues");
+  auto on_failure = r.String("ReturnValuesOnConditionCheckFailure");
   auto consumed = r.String("ReturnConsumedCapacity");
   auto metrics = r.String("ReturnItemCollectionMetrics");
+  r.Bool("ConsistentRead");  // every read here is consistent
   if (r.failed()) return r.error();
+
+  Constraints constraints;
   constraints.TableName(table);
   if (writes) {
     constraints.Enum(return_values, "returnValues",
                      {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
     constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
+    constraints.Enum(on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
   }
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
-  auto unsupported = RejectUnsupported(
-      request, {"ConditionExpression", "Expected", "ConditionalOperator",
-                "ExpressionAttributeNames", "ExpressionAttributeValues", "ProjectionExpression"});
-  if (!unsupported.ok()) return unsupported.take_error();
+  constraints.NotNull(attributes_json != nullptr, op == ItemOp::kPut ? "item" : "key");
+  if (!constraints.empty()) return constraints.ToError();
+
   ItemRequest parsed;
-  parsed.table = std::string(table.value_or(""));
-  if (return_values) parsed.return_values = *return_values;
+  parsed.table = std::string(*table);
+  if (writes && return_values) parsed.return_values = *return_values;
+  parsed.old_item_on_failure = on_failure == "ALL_OLD";
+  if ((op == ItemOp::kPut || op == ItemOp::kDelete) && parsed.return_values != "NONE" &&
+      parsed.return_values != "ALL_OLD") {
+    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  auto expressions = ReadExpressions(request, SpecFor(op));
+  if (!expressions.ok()) return expressions.take_error();
+  parsed.expressions = std::move(expressions).value();
+  auto attributes = ParseItem(*attributes_json);
+  if (!attributes.ok()) return attributes.take_error();
+  parsed.attributes = std::move(attributes).value();
   return parsed;
 }
 
-std::string RenderOldItem(const std::optional<engine::Item>& old_item,
-                          std::string_view return_values) {
+// Checks the request's condition against the current item inside the write;
+// on failure keeps the item for ReturnValuesOnConditionCheckFailure.
+class ConditionCheck {
+ public:
+  explicit ConditionCheck(const ItemRequest& request) : request_(request) {}
+
+  Status operator()(const Item* current) {
+    const auto& condition = request_.expressions.condition;
+    if (!condition || expr::EvaluateCondition(*condition, current)) return Status::Ok();
+    if (current && request_.old_item_on_failure) failed_item_ = *current;
+    return Status::ConditionFailed(std::string(kConditionFailed));
+  }
+
+  // For Database::PutItem/DeleteItem: none without a condition.
+  engine::Precondition Precondition() {
+    if (!request_.expressions.condition) return nullptr;
+    return [this](const Item* current) { return (*this)(current); };
+  }
+
+  // The error for a failed write: the item rides along with a failed check.
+  ApiError Error(const Status& status) {
+    ApiError error = FromStatus(status);
+    if (status.code() == Status::Code::kConditionFailed) error.item = std::move(failed_item_);
+    return error;
+  }
+
+ private:
+  const ItemRequest& request_;
+  std::optional<Item> failed_item_;
+};
+
+std::string RenderAttributes(const std::optional<Item>& attributes) {
   return RenderObject([&](JsonWriter& w) {
-    if (return_values == "ALL_OLD" && old_item) {
-      w.Key("Attributes");
-      WriteItem(w, *old_item);
-    }
+    if (!attributes || attributes->empty()) return;
+    w.Key("Attributes");
+    WriteItem(w, *attributes);
   });
 }
 
-// PutItem's and DeleteItem's shared request: the common members, the
-// attribute map named `member` ("Item" or "Key"), and ReturnValues checks.
-ApiResult<std::pair<ItemRequest, engine::Item>> ReadWriteRequest(const rapidjson::Value& request,
-                                                                 const char* member,
-                                                                 std::string_view path) {
-  RequestReader r(request);
-  Constraints constraints;
-  const rapidjson::Value* attributes_json = r.Object(member);
-  auto common = ReadItemRequest(request, r, constraints, true);
-  if (!common.ok()) return common.take_error();
-  constraints.NotNull(attributes_json != nullptr, path);
-  if (!constraints.empty()) return constraints.ToError();
-  if (common->return_values != "NONE" && common->return_values != "ALL_OLD") {
-    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
+// What ReturnValues asks UpdateItem to return.
+std::optional<Item> UpdateResult(std::string_view return_values, const std::optional<Item>& old_item,
+                                 const Item& new_item, const RequestExpressions& expressions) {
+  if (return_values == "ALL_OLD") return old_item;
+  if (return_values == "ALL_NEW") return new_item;
+  if (return_values == "NONE" || !expressions.update) return std::nullopt;
+  auto paths = expr::UpdatedPaths(*expressions.update);
+  if (return_values == "UPDATED_NEW") return expr::Project(new_item, paths);
+  if (!old_item) return std::nullopt;
+  return expr::Project(*old_item, paths);
+}
+
+// The item an update produces from `current` (nullptr: absent), checked
+// against the limits an update must respect.
+engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current) {
+  const Item& key = request.attributes;
+  Item item = current ? *current : key;
+  if (!request.expressions.update) return item;
+  std::vector<std::string> key_names;
+  for (const auto& [name, _] : key) key_names.push_back(name);
+  const expr::Update& update = *request.expressions.update;
+  DDB_RETURN_IF_ERROR(expr::CheckUpdate(update, key_names));
+  Status applied = expr::ApplyUpdate(update, &item);
+  if (!applied.ok()) {
+    // AttributeUpdates reports a runtime type clash in the legacy words.
+    if (request.expressions.legacy_update &&
+        applied.message() == "An operand in the update expression has an incorrect data type") {
+      return Status::InvalidArgument("Type mismatch for attribute to update");
+    }
+    return applied;
   }
-  auto attributes = ParseItem(*attributes_json);
-  if (!attributes.ok()) return attributes.take_error();
-  return std::pair(std::move(common).value(), std::move(attributes).value());
+  for (const auto& [_, value] : item) {
+    if (engine::NestingDepth(value) >= engine::kMaxNestingDepth) {
+      return Status::InvalidArgument(
+          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+          "levels beyond supported limit");
+    }
+  }
+  if (engine::ItemSize(item) > engine::kMaxItemBytes) {
+    return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
+  }
+  return item;
 }
 
 }  // namespace
 
 ApiResult<std::string> PutItem(Context& ctx, const rapidjson::Value& request) {
-  auto parsed = ReadWriteRequest(request, "Item", "item");
+  auto parsed = ReadItemRequest(request, ItemOp::kPut);
   if (!parsed.ok()) return parsed.take_error();
-  auto& [common, item] = *parsed;
-  auto old_item = ctx.db.PutItem(ctx.caller.ns, common.table, std::move(item));
-  if (!old_item.ok()) return old_item.status();
-  return RenderOldItem(*old_item, common.return_values);
+  ConditionCheck check(*parsed);
+  auto old_item =
+      ctx.db.PutItem(ctx.caller.ns, parsed->table, parsed->attributes, check.Precondition());
+  if (!old_item.ok()) return check.Error(old_item.status());
+  return RenderAttributes(parsed->return_values == "ALL_OLD" ? *old_item : std::nullopt);
 }
 
 ApiResult<std::string> DeleteItem(Context& ctx, const rapidjson::Value& request) {
-  auto parsed = ReadWriteRequest(request, "Key", "key");
+  auto parsed = ReadItemRequest(request, ItemOp::kDelete);
   if (!parsed.ok()) return parsed.take_error();
-  auto& [common, key] = *parsed;
-  auto old_item = ctx.db.DeleteItem(ctx.caller.ns, common.table, key);
-  if (!old_item.ok()) return old_item.status();
-  return RenderOldItem(*old_item, common.return_values);
+  ConditionCheck check(*parsed);
+  auto old_item =
+      ctx.db.DeleteItem(ctx.caller.ns, parsed->table, parsed->attributes, check.Precondition());
+  if (!old_item.ok()) return check.Error(old_item.status());
+  return RenderAttributes(parsed->return_values == "ALL_OLD" ? *old_item : std::nullopt);
+}
+
+ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request) {
+  auto parsed = ReadItemRequest(request, ItemOp::kUpdate);
+  if (!parsed.ok()) return parsed.take_error();
+  ConditionCheck check(*parsed);
+  Item new_item;
+  auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
+    DDB_RETURN_IF_ERROR(check(current));
+    auto updated = UpdatedItem(*parsed, current);
+    if (!updated.ok()) return updated.status();
+    new_item = std::move(updated).value();
+    return engine::Mutation{engine::Mutation::Kind::kPut, new_item};
+  };
+  auto old_item = ctx.db.WriteItem(ctx.caller.ns, parsed->table, parsed->attributes, planner);
+  if (!old_item.ok()) return check.Error(old_item.status());
+  return RenderAttributes(
+      UpdateResult(parsed->return_values, *old_item, new_item, parsed->expressions));
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
-  RequestReader r(request);
-  Constraints constraints;
-  const rapidjson::Value* key_json = r.Object("Key");
-  const rapidjson::Value* attributes_json = r.Array("AttributesToGet");
-  r.Bool("ConsistentRead");  // every read here is consistent
-  auto common = ReadItemRequest(request, r, constraints, false);
-  if (!common.ok()) return common.take_error();
-  constraints.NotNull(key_json != nullptr, "key");
-  if (attributes_json && attributes_json->Empty()) {
-    constraints.Violation("'[]'", "attributesToGet",
-                          "Member must have length greater than or equal to 1");
-  }
-  if (!constraints.empty()) return constraints.ToError();
-  std::vector<std::string> attributes;
-  if (attributes_json) {
-    for (const auto& name : attributes_json->GetArray()) {
-      if (!name.IsString()) return WrongType(name, "String");
-      attributes.emplace_back(View(name));
-    }
-    std::vector<std::string> sorted = attributes;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-      return ApiError::Validation("One or more parameter values were invalid: Duplicate value in attribute name: " +
-                                  *std::adjacent_find(sorted.begin(), sorted.end()));
-    }
-  }
-  auto key = ParseItem(*key_json);
-  if (!key.ok()) return key.take_error();
-  auto item = ctx.db.GetItem(ctx.caller.ns, common->table, *key);
+  auto parsed = ReadItemRequest(request, ItemOp::kGet);
+  if (!parsed.ok()) return parsed.take_error();
+  auto item = ctx.db.GetItem(ctx.caller.ns, parsed->table, parsed->attributes);
   if (!item.ok()) return item.status();
   return RenderObject([&](JsonWriter& w) {
     if (!item->has_value()) return;
     w.Key("Item");
-    if (attributes.empty()) return WriteItem(w, **item);
-    engine::Item projected;
-    for (const auto& name : attributes) {
-      auto it = (*item)->find(name);
-      if (it != (*item)->end()) projected.insert(*it);
-    }
-    WriteItem(w, projected);
+    const auto& projection = parsed->expressions.projection;
+    if (!projection) return WriteItem(w, **item);
+    std::vector<const expr::Path*> paths;
+    for (const auto& path : projection->paths) paths.push_back(&path);
+    WriteItem(w, expr::Project(**item, paths));
   });
 }
 

@@ -33,6 +33,7 @@ ApiResult<std::string> ListTagsOfResource(Context&, const rapidjson::Value&);
 // item_ops.cc
 ApiResult<std::string> PutItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetItem(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteItem(Context&, const rapidjson::Value&);
 
 }  // namespace ddb::api

@@ -372,5 +372,118 @@ TEST_F(ApiTest, PutItemReturnValuesMustBeAllOldOrNone) {
             "{}");
 }
 
+
+// UpdateItem's ReturnValues, each against the same starting item.
+TEST_F(ApiTest, UpdateItemReturnValues) {
+  CreateTable("rv_table");
+  const std::string put =
+      R"j({"TableName":"rv_table","Item":{"pk":{"S":"k"},"m":{"M":{"a":{"N":"1"},"b":{"N":"2"}}},"gone":{"S":"x"}}})j";
+  const std::string update = R"j({"TableName":"rv_table","Key":{"pk":{"S":"k"}},
+      "UpdateExpression":"SET m.a = m.a + :one REMOVE gone",
+      "ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":")j";
+  const std::pair<const char*, const char*> cases[] = {
+      {"NONE", "{}"},
+      {"UPDATED_NEW", R"j({"Attributes":{"m":{"M":{"a":{"N":"2"}}}}})j"},
+      {"UPDATED_OLD", R"j({"Attributes":{"gone":{"S":"x"},"m":{"M":{"a":{"N":"1"}}}}})j"},
+      {"ALL_NEW", R"j({"Attributes":{"m":{"M":{"a":{"N":"2"},"b":{"N":"2"}}},"pk":{"S":"k"}}})j"},
+      {"ALL_OLD",
+       R"j({"Attributes":{"gone":{"S":"x"},"m":{"M":{"a":{"N":"1"},"b":{"N":"2"}}},"pk":{"S":"k"}}})j"},
+  };
+  for (auto [return_values, expected] : cases) {
+    SCOPED_TRACE(return_values);
+    CallOk("PutItem", put);
+    Response response = Call("UpdateItem", update + return_values + "\"}");
+    EXPECT_EQ(response.http_status, 200);
+    EXPECT_EQ(response.body, expected);
+  }
+}
+
+TEST_F(ApiTest, FailedConditionReturnsTheItemWhenAsked) {
+  CreateTable("ccf_table");
+  CallOk("PutItem", R"j({"TableName":"ccf_table","Item":{"pk":{"S":"k"},"v":{"N":"1"}}})j");
+  const std::string request = R"j({"TableName":"ccf_table","Item":{"pk":{"S":"k"}},
+      "ConditionExpression":"attribute_not_exists(pk)")j";
+  Response plain = Call("PutItem", request + "}");
+  ExpectError(plain, "ConditionalCheckFailedException", "The conditional request failed");
+  EXPECT_FALSE(Contains(plain.body, "\"Item\""));
+  Response with_item =
+      Call("PutItem", request + R"j(,"ReturnValuesOnConditionCheckFailure":"ALL_OLD"})j");
+  ExpectError(with_item, "ConditionalCheckFailedException", "The conditional request failed");
+  EXPECT_TRUE(Contains(with_item.body, R"j("Item":{"pk":{"S":"k"},"v":{"N":"1"}})j"));
+  // Nothing was written by the failed put.
+  auto item = CallOk("GetItem", R"j({"TableName":"ccf_table","Key":{"pk":{"S":"k"}}})j");
+  EXPECT_TRUE(item["Item"].HasMember("v"));
+}
+
+TEST_F(ApiTest, LegacyParametersUseTheSameEvaluator) {
+  CreateTable("legacy_table");
+  CallOk("UpdateItem", R"j({"TableName":"legacy_table","Key":{"pk":{"S":"k"}},
+      "Expected":{"n":{"Exists":false}},
+      "AttributeUpdates":{"n":{"Action":"ADD","Value":{"N":"5"}},"s":{"Value":{"SS":["a","b"]}}}})j");
+  ExpectError(Call("UpdateItem", R"j({"TableName":"legacy_table","Key":{"pk":{"S":"k"}},
+      "Expected":{"n":{"ComparisonOperator":"GT","AttributeValueList":[{"N":"5"}]}},
+      "AttributeUpdates":{"n":{"Action":"ADD","Value":{"N":"1"}}}})j"),
+              "ConditionalCheckFailedException", "The conditional request failed");
+  auto updated = CallOk("UpdateItem", R"j({"TableName":"legacy_table","Key":{"pk":{"S":"k"}},
+      "Expected":{"n":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"N":"1"},{"N":"5"}]},
+                  "zz":{"ComparisonOperator":"NULL"}},
+      "AttributeUpdates":{"s":{"Action":"DELETE","Value":{"SS":["a"]}},"n":{"Action":"DELETE"}},
+      "ReturnValues":"ALL_NEW"})j");
+  EXPECT_EQ(updated["Attributes"].MemberCount(), 2u);  // pk and s
+  auto got = CallOk("GetItem", R"j({"TableName":"legacy_table","Key":{"pk":{"S":"k"}},
+      "AttributesToGet":["s","nothing"]})j");
+  ASSERT_TRUE(got["Item"].HasMember("s"));
+  EXPECT_STREQ(got["Item"]["s"]["SS"][0].GetString(), "b");
+  ExpectError(Call("UpdateItem", R"j({"TableName":"legacy_table","Key":{"pk":{"S":"k"}},
+      "AttributeUpdates":{"s":{"Action":"ADD","Value":{"N":"1"}}}})j"),
+              "ValidationException", "Type mismatch for attribute to update");
+  ExpectError(Call("PutItem", R"j({"TableName":"legacy_table","Item":{"pk":{"S":"k"}},
+      "Expected":{"n":{"ComparisonOperator":"EQ","AttributeValueList":[]}}})j"),
+              "ValidationException",
+              "One or more parameter values were invalid: Invalid number of argument(s) for the "
+              "EQ ComparisonOperator");
+}
+
+TEST_F(ApiTest, ExpressionParameterChecksComeInDynamoDbsOrder) {
+  CreateTable("order_table");
+  ExpectError(Call("UpdateItem", R"j({"TableName":"order_table","Key":{"pk":{"S":"k"}},
+      "UpdateExpression":"SET a = :v","AttributeUpdates":{"a":{"Value":{"N":"1"}}},
+      "ExpressionAttributeValues":{}})j"),
+              "ValidationException",
+              "Can not use both expression and non-expression parameters in the same request: "
+              "Non-expression parameters: {AttributeUpdates} Expression parameters: "
+              "{UpdateExpression}");
+  ExpectError(Call("UpdateItem", R"j({"TableName":"order_table","Key":{"pk":{"S":"k"}},
+      "ExpressionAttributeValues":{":v":{"N":"1"}}})j"),
+              "ValidationException",
+              "ExpressionAttributeValues can only be specified when using expressions: "
+              "UpdateExpression and ConditionExpression are null");
+  ExpectError(Call("DeleteItem", R"j({"TableName":"order_table","Key":{"pk":{"S":"k"}},
+      "ExpressionAttributeValues":{":v":{"N":"1"}}})j"),
+              "ValidationException",
+              "ExpressionAttributeValues can only be specified when using expressions: "
+              "ConditionExpression is null");
+  ExpectError(Call("GetItem", R"j({"TableName":"order_table","Key":{"pk":{"S":"k"}},
+      "ExpressionAttributeNames":{}})j"),
+              "ValidationException",
+              "ExpressionAttributeNames can only be specified when using expressions");
+  ExpectError(Call("GetItem", R"j({"TableName":"order_table","Key":{"pk":{"S":"k"}},
+      "ProjectionExpression":"a","ExpressionAttributeNames":{}})j"),
+              "ValidationException", "ExpressionAttributeNames must not be empty");
+  ExpectError(Call("PutItem", R"j({"TableName":"order_table","Item":{"pk":{"S":"k"}},
+      "ConditionExpression":"a = :v","ExpressionAttributeValues":{"v":{"N":"1"}}})j"),
+              "ValidationException",
+              "ExpressionAttributeValues contains invalid key: Syntax error; key: \"v\"");
+  ExpectError(Call("PutItem", R"j({"TableName":"order_table","Item":{"pk":{"S":"k"}},
+      "ConditionExpression":"a = :v","ExpressionAttributeValues":{":v":{"SS":[]}}})j"),
+              "ValidationException",
+              "ExpressionAttributeValues contains invalid value: One or more parameter values were "
+              "invalid: An string set  may not be empty for key :v");
+  // Syntax is checked before the table is looked up.
+  ExpectError(Call("PutItem", R"j({"TableName":"no_such_table","Item":{"pk":{"S":"k"}},
+      "ConditionExpression":"a = "})j"),
+              "ValidationException", "Invalid ConditionExpression: Syntax error");
+}
+
 }  // namespace
 }  // namespace ddb::api

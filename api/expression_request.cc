@@ -1,0 +1,210 @@
+#include "api/expression_request.h"
+
+#include <string>
+#include <vector>
+
+#include "api/attribute_json.h"
+#include "api/json_reader.h"
+#include "api/legacy_expressions.h"
+#include "engine/expression/parser.h"
+#include "engine/expression/resolve.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+
+// Members in the order DynamoDB lists them in the "Can not use both" message.
+constexpr const char* kLegacyMembers[] = {"AttributesToGet", "AttributeUpdates", "Expected",
+                                          "ConditionalOperator"};
+constexpr const char* kExpressionMembers[] = {"ProjectionExpression", "UpdateExpression",
+                                              "ConditionExpression"};
+
+bool Present(const rapidjson::Value& request, const char* member) {
+  auto it = request.FindMember(member);
+  return it != request.MemberEnd() && !it->value.IsNull();
+}
+
+// "A, B": the members of `members` present in `request`.
+template <size_t N>
+std::string JoinPresent(const rapidjson::Value& request, const char* const (&members)[N]) {
+  std::string joined;
+  for (const char* member : members) {
+    if (Present(request, member)) joined += (joined.empty() ? "" : ", ") + std::string(member);
+  }
+  return joined;
+}
+
+ApiResult<bool> CheckNotMixed(const rapidjson::Value& request) {
+  std::string legacy = JoinPresent(request, kLegacyMembers);
+  std::string modern = JoinPresent(request, kExpressionMembers);
+  if (legacy.empty() || modern.empty()) return true;
+  return ApiError::Validation(
+      "Can not use both expression and non-expression parameters in the same request: "
+      "Non-expression parameters: {" + legacy + "} Expression parameters: {" + modern + "}");
+}
+
+// "ExpressionAttributeValues can only be specified when using expressions:
+// UpdateExpression and ConditionExpression are null".
+std::string ValuesWithoutExpressions(const ExpressionSpec& spec) {
+  std::vector<std::string> names;
+  if (spec.update) names.emplace_back("UpdateExpression");
+  if (spec.condition) names.emplace_back("ConditionExpression");
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i ? " and " : "") + names[i];
+  return "ExpressionAttributeValues can only be specified when using expressions" +
+         (names.empty() ? "" : ": " + list + (names.size() > 1 ? " are null" : " is null"));
+}
+
+bool ValidPlaceholder(std::string_view key, char sigil) {
+  if (key.size() < 2 || key[0] != sigil) return false;
+  for (char c : key.substr(1)) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
+  if (json.ObjectEmpty()) return ApiError::Validation("ExpressionAttributeNames must not be empty");
+  expr::AttributeNames names;
+  for (const auto& member : json.GetObject()) {
+    std::string_view key = View(member.name);
+    if (!ValidPlaceholder(key, '#')) {
+      return ApiError::Validation(
+          "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" +
+          std::string(key) + "\"");
+    }
+    if (!member.value.IsString()) return WrongType(member.value, "String");
+    names.emplace(std::string(key), std::string(View(member.value)));
+  }
+  return names;
+}
+
+ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
+  if (json.ObjectEmpty()) {
+    return ApiError::Validation("ExpressionAttributeValues must not be empty");
+  }
+  expr::AttributeValues values;
+  for (const auto& member : json.GetObject()) {
+    std::string_view key = View(member.name);
+    if (!ValidPlaceholder(key, ':')) {
+      return ApiError::Validation(
+          "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" +
+          std::string(key) + "\"");
+    }
+    auto value = ParseAttributeValue(member.value);
+    if (!value.ok()) {
+      ApiError error = value.take_error();
+      if (error.short_type() != "ValidationException") return error;
+      return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
+                                  error.message + " for key " + std::string(key));
+    }
+    values.emplace(std::string(key), std::move(value).value());
+  }
+  return values;
+}
+
+// The legacy parameters, when the request uses them.
+ApiResult<bool> ReadLegacy(RequestReader& r,
+                           const ExpressionSpec& spec, RequestExpressions& out) {
+  const rapidjson::Value* attributes = spec.projection ? r.Array("AttributesToGet") : nullptr;
+  const rapidjson::Value* updates = spec.update ? r.Object("AttributeUpdates") : nullptr;
+  const rapidjson::Value* expected = spec.condition ? r.Object("Expected") : nullptr;
+  auto conditional_operator = spec.condition ? r.String("ConditionalOperator") : std::nullopt;
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.Enum(conditional_operator, "conditionalOperator", {"OR", "AND"});
+  if (attributes && attributes->Empty()) {
+    constraints.Violation("'[]'", "attributesToGet",
+                          "Member must have length greater than or equal to 1");
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  if (updates) {
+    auto update = AttributeUpdatesToUpdate(*updates);
+    if (!update.ok()) return update.take_error();
+    out.update = std::move(update).value();
+    out.legacy_update = true;
+  }
+  if (expected) {
+    auto condition = ExpectedToCondition(*expected, conditional_operator.value_or("AND"));
+    if (!condition.ok()) return condition.take_error();
+    out.condition = std::move(condition).value();
+  }
+  if (attributes) {
+    auto projection = AttributesToGetToProjection(*attributes);
+    if (!projection.ok()) return projection.take_error();
+    out.projection = std::move(projection).value();
+  }
+  return true;
+}
+
+}  // namespace
+
+ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
+                                              const ExpressionSpec& spec) {
+  auto not_mixed = CheckNotMixed(request);
+  if (!not_mixed.ok()) return not_mixed.take_error();
+
+  RequestReader r(request);
+  auto update_text = spec.update ? r.String("UpdateExpression") : std::nullopt;
+  auto condition_text = spec.condition ? r.String("ConditionExpression") : std::nullopt;
+  auto projection_text = spec.projection ? r.String("ProjectionExpression") : std::nullopt;
+  const rapidjson::Value* names_json = r.Object("ExpressionAttributeNames");
+  const rapidjson::Value* values_json =
+      spec.update || spec.condition ? r.Object("ExpressionAttributeValues") : nullptr;
+  if (r.failed()) return r.error();
+
+  RequestExpressions out;
+  bool any_expression = update_text || condition_text || projection_text;
+  if (!any_expression) {
+    if (names_json) {
+      return ApiError::Validation(
+          "ExpressionAttributeNames can only be specified when using expressions");
+    }
+    if (values_json) return ApiError::Validation(ValuesWithoutExpressions(spec));
+    auto legacy = ReadLegacy(r, spec, out);
+    if (!legacy.ok()) return legacy.take_error();
+    return out;
+  }
+  if (values_json && !update_text && !condition_text) {
+    return ApiError::Validation(ValuesWithoutExpressions(spec));
+  }
+
+  expr::AttributeNames names;
+  expr::AttributeValues values;
+  if (names_json) {
+    auto read = ReadNames(*names_json);
+    if (!read.ok()) return read.take_error();
+    names = std::move(read).value();
+  }
+  if (values_json) {
+    auto read = ReadValues(*values_json);
+    if (!read.ok()) return read.take_error();
+    values = std::move(read).value();
+  }
+  expr::Placeholders placeholders(std::move(names), std::move(values));
+  if (update_text) {
+    auto update = expr::ParseUpdate(*update_text);
+    if (!update.ok()) return update.status();
+    if (auto status = placeholders.Resolve(*update); !status.ok()) return status;
+    out.update = std::move(update).value();
+  }
+  if (condition_text) {
+    auto condition = expr::ParseCondition(*condition_text, "ConditionExpression");
+    if (!condition.ok()) return condition.status();
+    if (auto status = placeholders.Resolve(*condition, "ConditionExpression"); !status.ok()) return status;
+    out.condition = std::move(condition).value();
+  }
+  if (projection_text) {
+    auto projection = expr::ParseProjection(*projection_text);
+    if (!projection.ok()) return projection.status();
+    if (auto status = placeholders.Resolve(*projection); !status.ok()) return status;
+    out.projection = std::move(projection).value();
+  }
+  if (auto status = placeholders.CheckAllUsed(); !status.ok()) return status;
+  return out;
+}
+
+}  // namespace ddb::api

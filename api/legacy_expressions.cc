@@ -1,0 +1,317 @@
+#include "api/legacy_expressions.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/attribute_json.h"
+#include "api/json_reader.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+using engine::AttributeType;
+using engine::AttributeValue;
+
+ApiError Invalid(const std::string& detail) {
+  return ApiError::Validation("One or more parameter values were invalid: " + detail);
+}
+
+expr::Path TopLevel(std::string_view name) {
+  return expr::Path{{expr::PathElement{std::string(name)}}};
+}
+
+expr::Operand PathOperand(std::string_view name) {
+  expr::Operand operand;
+  operand.kind = expr::Operand::Kind::kPath;
+  operand.path = TopLevel(name);
+  return operand;
+}
+
+expr::Operand ValueOperand(AttributeValue value) {
+  expr::Operand operand;
+  operand.kind = expr::Operand::Kind::kValue;
+  operand.value = std::move(value);
+  return operand;
+}
+
+bool IsScalar(AttributeType t) {
+  return t == AttributeType::kS || t == AttributeType::kN || t == AttributeType::kB;
+}
+
+// A legacy ComparisonOperator: how many values it takes and which types.
+struct LegacyOperator {
+  std::string_view name;
+  size_t min_values;
+  size_t max_values;
+  bool (*accepts)(AttributeType);
+};
+
+const LegacyOperator* FindOperator(std::string_view name) {
+  static constexpr auto kAny = [](AttributeType) { return true; };
+  static constexpr auto kScalar = [](AttributeType t) { return IsScalar(t); };
+  static constexpr auto kStringOrBinary = [](AttributeType t) {
+    return t == AttributeType::kS || t == AttributeType::kB;
+  };
+  static constexpr auto kElement = [](AttributeType t) {
+    return IsScalar(t) || t == AttributeType::kBool || t == AttributeType::kNull;
+  };
+  static constexpr LegacyOperator kOperators[] = {
+      {"EQ", 1, 1, kAny},          {"NE", 1, 1, kAny},
+      {"LE", 1, 1, kScalar},       {"LT", 1, 1, kScalar},
+      {"GE", 1, 1, kScalar},       {"GT", 1, 1, kScalar},
+      {"NOT_NULL", 0, 0, kAny},    {"NULL", 0, 0, kAny},
+      {"CONTAINS", 1, 1, kElement}, {"NOT_CONTAINS", 1, 1, kElement},
+      {"BEGINS_WITH", 1, 1, kStringOrBinary},
+      {"IN", 1, SIZE_MAX, kScalar}, {"BETWEEN", 2, 2, kScalar},
+  };
+  for (const LegacyOperator& op : kOperators) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+expr::Condition Compare(expr::Comparator op, std::string_view name, AttributeValue value) {
+  expr::Condition condition;
+  condition.kind = expr::Condition::Kind::kCompare;
+  condition.op = op;
+  condition.operands.push_back(PathOperand(name));
+  condition.operands.push_back(ValueOperand(std::move(value)));
+  return condition;
+}
+
+expr::Condition Function(std::string_view function, std::string_view name,
+                         std::vector<AttributeValue> values) {
+  expr::Condition condition;
+  condition.kind = expr::Condition::Kind::kFunction;
+  condition.function = std::string(function);
+  condition.operands.push_back(PathOperand(name));
+  for (auto& value : values) condition.operands.push_back(ValueOperand(std::move(value)));
+  return condition;
+}
+
+// The condition of one ComparisonOperator over `name`, values already checked.
+expr::Condition OperatorCondition(std::string_view op, std::string_view name,
+                                  std::vector<AttributeValue> values) {
+  using C = expr::Comparator;
+  static constexpr std::pair<std::string_view, C> kComparators[] = {
+      {"EQ", C::kEq}, {"NE", C::kNe}, {"LE", C::kLe}, {"LT", C::kLt}, {"GE", C::kGe}, {"GT", C::kGt}};
+  for (auto [text, comparator] : kComparators) {
+    if (op == text) return Compare(comparator, name, std::move(values[0]));
+  }
+  if (op == "NOT_NULL") return Function("attribute_exists", name, {});
+  if (op == "NULL") return Function("attribute_not_exists", name, {});
+  if (op == "CONTAINS") return Function("contains", name, std::move(values));
+  if (op == "BEGINS_WITH") return Function("begins_with", name, std::move(values));
+  expr::Condition condition;
+  if (op == "NOT_CONTAINS") {
+    condition.kind = expr::Condition::Kind::kNot;
+    condition.children.push_back(Function("contains", name, std::move(values)));
+    return condition;
+  }
+  condition.kind = op == "IN" ? expr::Condition::Kind::kIn : expr::Condition::Kind::kBetween;
+  condition.operands.push_back(PathOperand(name));
+  for (auto& value : values) condition.operands.push_back(ValueOperand(std::move(value)));
+  return condition;
+}
+
+ApiResult<std::vector<AttributeValue>> ReadValueList(const rapidjson::Value& list) {
+  std::vector<AttributeValue> values;
+  for (const auto& json : list.GetArray()) {
+    auto value = ParseAttributeValue(json);
+    if (!value.ok()) return value.take_error();
+    values.push_back(std::move(value).value());
+  }
+  return values;
+}
+
+ApiResult<expr::Condition> ComparisonCondition(std::string_view name, std::string_view op_name,
+                                               const rapidjson::Value* value_json,
+                                               const rapidjson::Value* list_json) {
+  const LegacyOperator* op = FindOperator(op_name);
+  if (op == nullptr) {
+    return ApiError::Validation(
+        "1 validation error detected: Value '" + std::string(op_name) +
+        "' at 'expected." + std::string(name) +
+        ".member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum "
+        "value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, "
+        "BEGINS_WITH, GE, CONTAINS]");
+  }
+  std::vector<AttributeValue> values;
+  if (list_json || value_json) {
+    std::vector<AttributeValue> read;
+    if (list_json) {
+      auto list = ReadValueList(*list_json);
+      if (!list.ok()) return list.take_error();
+      read = std::move(list).value();
+    } else {
+      auto value = ParseAttributeValue(*value_json);
+      if (!value.ok()) return value.take_error();
+      read.push_back(std::move(value).value());
+    }
+    values = std::move(read);
+  } else if (op->min_values > 0) {
+    return Invalid("Value or AttributeValueList must be used with ComparisonOperator: " +
+                   std::string(op_name) + " for Attribute: " + std::string(name));
+  }
+  if (values.size() < op->min_values || values.size() > op->max_values) {
+    return Invalid("Invalid number of argument(s) for the " + std::string(op_name) +
+                   " ComparisonOperator");
+  }
+  for (const AttributeValue& value : values) {
+    if (!op->accepts(value.type())) {
+      return Invalid("ComparisonOperator " + std::string(op_name) + " is not valid for " +
+                     std::string(engine::TypeName(value.type())) + " AttributeValue type");
+    }
+    if (value.type() != values[0].type()) {
+      return Invalid("AttributeValues inside AttributeValueList must be of same type");
+    }
+  }
+  if (op_name == "BETWEEN" && values[0].type() == values[1].type()) {
+    const AttributeValue& low = values[0];
+    const AttributeValue& high = values[1];
+    bool reversed = low.is<engine::Number>()
+                        ? low.as<engine::Number>().Compare(high.as<engine::Number>()) > 0
+                    : low.is<std::string>() ? low.as<std::string>() > high.as<std::string>()
+                                            : low.as<engine::Binary>().bytes >
+                                                  high.as<engine::Binary>().bytes;
+    if (reversed) {
+      return ApiError::Validation(
+          "The BETWEEN condition was provided a range where the lower bound is greater than "
+          "the upper bound");
+    }
+  }
+  return OperatorCondition(op_name, name, std::move(values));
+}
+
+// One attribute's entry of Expected.
+ApiResult<expr::Condition> ExpectedEntry(std::string_view name, const rapidjson::Value& entry) {
+  if (!entry.IsObject()) return WrongType(entry, "ExpectedAttributeValue");
+  RequestReader r(entry);
+  const rapidjson::Value* value_json = r.Object("Value");
+  auto exists = r.Bool("Exists");
+  auto op = r.String("ComparisonOperator");
+  const rapidjson::Value* list_json = r.Array("AttributeValueList");
+  if (r.failed()) return r.error();
+  std::string attribute(name);
+  if (exists && op) {
+    return Invalid("Exists and ComparisonOperator cannot be used together for Attribute: " +
+                   attribute);
+  }
+  if (value_json && list_json) {
+    return Invalid("Value and AttributeValueList cannot be used together for Attribute: " +
+                   attribute);
+  }
+  if (list_json && !op) {
+    return Invalid("AttributeValueList can only be used with a ComparisonOperator for Attribute: " +
+                   attribute);
+  }
+  if (op) return ComparisonCondition(name, *op, value_json, list_json);
+  if (exists && !*exists) {
+    if (value_json) {
+      return Invalid("Value cannot be used when Exists is false for Attribute: " + attribute);
+    }
+    return Function("attribute_not_exists", name, {});
+  }
+  if (!value_json) {
+    return Invalid("Value must be provided when Exists is " +
+                   std::string(exists ? "true" : "null") + " for Attribute: " + attribute);
+  }
+  auto value = ParseAttributeValue(*value_json);
+  if (!value.ok()) return value.take_error();
+  return Compare(expr::Comparator::kEq, name, std::move(value).value());
+}
+
+bool IsSet(AttributeType t) {
+  return t == AttributeType::kSS || t == AttributeType::kNS || t == AttributeType::kBS;
+}
+
+ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
+                                              const rapidjson::Value& entry) {
+  if (!entry.IsObject()) return WrongType(entry, "AttributeValueUpdate");
+  RequestReader r(entry);
+  const rapidjson::Value* value_json = r.Object("Value");
+  auto action = r.String("Action");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.Enum(action, "attributeUpdates." + std::string(name) + ".member.action",
+                   {"ADD", "PUT", "DELETE"});
+  if (!constraints.empty()) return constraints.ToError();
+  std::string_view kind = action.value_or("PUT");
+  expr::UpdateAction update;
+  update.path = TopLevel(name);
+  if (!value_json) {
+    if (kind != "DELETE") {
+      return Invalid("Only DELETE action is allowed when no attribute value is specified");
+    }
+    update.kind = expr::UpdateAction::Kind::kRemove;
+    return update;
+  }
+  auto value = ParseAttributeValue(*value_json);
+  if (!value.ok()) return value.take_error();
+  AttributeType type = value->type();
+  std::string type_name(engine::TypeName(type));
+  if (kind == "DELETE") {
+    if (!IsSet(type)) {
+      return Invalid("DELETE action with value is not supported for the type " + type_name);
+    }
+    update.kind = expr::UpdateAction::Kind::kDelete;
+  } else if (kind == "ADD") {
+    if (!IsSet(type) && type != AttributeType::kN && type != AttributeType::kL) {
+      return Invalid("ADD action is not supported for the type " + type_name);
+    }
+    update.kind = expr::UpdateAction::Kind::kAdd;
+  } else {
+    update.kind = expr::UpdateAction::Kind::kSet;
+  }
+  update.value = ValueOperand(std::move(value).value());
+  return update;
+}
+
+}  // namespace
+
+ApiResult<std::optional<expr::Condition>> ExpectedToCondition(
+    const rapidjson::Value& expected, std::string_view conditional_operator) {
+  std::optional<expr::Condition> combined;
+  for (const auto& member : expected.GetObject()) {
+    auto condition = ExpectedEntry(View(member.name), member.value);
+    if (!condition.ok()) return condition.take_error();
+    if (!combined) {
+      combined = std::move(condition).value();
+      continue;
+    }
+    expr::Condition both;
+    both.kind = conditional_operator == "OR" ? expr::Condition::Kind::kOr
+                                             : expr::Condition::Kind::kAnd;
+    both.children.push_back(std::move(*combined));
+    both.children.push_back(std::move(condition).value());
+    combined = std::move(both);
+  }
+  return combined;
+}
+
+ApiResult<expr::Update> AttributeUpdatesToUpdate(const rapidjson::Value& updates) {
+  expr::Update update;
+  for (const auto& member : updates.GetObject()) {
+    auto action = AttributeUpdate(View(member.name), member.value);
+    if (!action.ok()) return action.take_error();
+    update.actions.push_back(std::move(action).value());
+  }
+  return update;
+}
+
+ApiResult<expr::Projection> AttributesToGetToProjection(const rapidjson::Value& names) {
+  expr::Projection projection;
+  std::set<std::string_view> seen;
+  for (const auto& name : names.GetArray()) {
+    if (!name.IsString()) return WrongType(name, "String");
+    if (!seen.insert(View(name)).second) {
+      return Invalid("Duplicate value in attribute name: " + std::string(View(name)));
+    }
+    projection.paths.push_back(TopLevel(View(name)));
+  }
+  return projection;
+}
+
+}  // namespace ddb::api
