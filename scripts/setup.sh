@@ -3,13 +3,14 @@
 # missing) and builds it into build/. Used by run.sh and test.sh.
 #   scripts/setup.sh          build the server
 #   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI)
+#                             and clang with libFuzzer for the fuzz targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev
           libboost-program-options-dev zlib1g-dev libgtest-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(python3 python3-boto3 python3-pytest awscli)
+  packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a
+# bounded time from its seed corpus. Exits non-zero on any crash, leak,
+# sanitizer report or timeout. Usage: tests/fuzz/run.sh [seconds per target]
+set -euo pipefail
+seconds="${1:-${FUZZ_SECONDS:-30}}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${FUZZ_BUILD_DIR:-$root/build/fuzz}"
+mkdir -p "$out"
+
+flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -fsanitize-ignorelist="$root/tests/fuzz/ubsan_ignore.txt"
+       -DRAPIDJSON_HAS_STDSTRING=1 -I"$root")
+engine=("$root"/engine/number.cc "$root"/engine/attribute_value.cc "$root"/engine/expression/*.cc)
+api=("$root"/api/attribute_json.cc "$root"/api/base64.cc "$root"/api/json_reader.cc
+     "$root"/api/errors.cc)
+
+build() {  # name, sources...; rebuilds when a source is newer than the binary
+  local name="$1"; shift
+  if [[ ! -x "$out/$name" || -n "$(find "$root/engine" "$root/api" "$root/tests/fuzz" -newer "$out/$name" -name '*.[ch]*' -print -quit)" ]]; then
+    echo "building $name"
+    clang++ "${flags[@]}" "$@" -o "$out/$name"
+  fi
+}
+build expression_fuzzer "$root/tests/fuzz/expression_fuzzer.cc" "${engine[@]}"
+build attribute_json_fuzzer "$root/tests/fuzz/attribute_json_fuzzer.cc" "${engine[@]}" "${api[@]}"
+
+for name in expression attribute_json; do
+  corpus="$out/corpus_$name"
+  mkdir -p "$corpus"
+  echo "fuzzing $name for ${seconds}s"
+  # -timeout: one input may take at most 5 s (a hang is a failure);
+  # -rss_limit_mb: no input may make the code balloon.
+  status=0
+  "$out/${name}_fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 \
+      -max_len=4200 -print_final_stats=1 -artifact_prefix="$out/" "$corpus" "$root/tests/fuzz/corpus/$name" \
+      >"$out/$name.log" 2>&1 || status=$?
+  grep -E "^(stat::number_of_executed_units|stat::new_units_added|Done)" "$out/$name.log" || true
+  if [[ $status -ne 0 ]]; then
+    grep -E -A30 "^(==|ERROR|SUMMARY)|runtime error" "$out/$name.log" | head -60
+    echo "FAILED: $name fuzzer (exit $status); reproducer in $out" >&2
+    exit 1
+  fi
+done
