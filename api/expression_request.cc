@@ -121,6 +121,13 @@ ApiResult<bool> ReadLegacy(RequestReader& r,
                           "Member must have length greater than or equal to 1");
   }
   if (!constraints.empty()) return constraints.ToError();
+  if (conditional_operator && !expected) {
+    return ApiError::Validation("ConditionalOperator cannot be used without Filter or Expected");
+  }
+  if (conditional_operator && expected->MemberCount() < 2) {
+    return ApiError::Validation(
+        "ConditionalOperator can only be used when Filter or Expected has two or more elements");
+  }
   if (updates) {
     auto update = AttributeUpdatesToUpdate(*updates);
     if (!update.ok()) return update.take_error();

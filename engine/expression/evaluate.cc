@@ -14,11 +14,22 @@ const Item& EmptyItem() {
   return kEmpty;
 }
 
+// DynamoDB measures strings for size() in UTF-16 code units: one per
+// character, two for characters beyond U+FFFF (4-byte UTF-8 sequences).
+size_t Utf16Length(std::string_view utf8) {
+  size_t units = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) != 0x80) ++units;  // a lead byte starts a character
+    if (c >= 0xF0) ++units;           // a surrogate pair
+  }
+  return units;
+}
+
 // size(): the length of a string or binary, the number of elements of a set,
 // list or map; nullopt for other types.
 std::optional<size_t> SizeOf(const AttributeValue& value) {
   switch (value.type()) {
-    case AttributeType::kS: return value.as<std::string>().size();
+    case AttributeType::kS: return Utf16Length(value.as<std::string>());
     case AttributeType::kB: return value.as<Binary>().bytes.size();
     case AttributeType::kSS: return value.as<StringSet>().values.size();
     case AttributeType::kNS: return value.as<NumberSet>().values.size();

@@ -6,7 +6,7 @@ const FunctionInfo* FindFunction(std::string_view name) {
   static constexpr FunctionInfo kFunctions[] = {
       {"attribute_exists", 1, true, FunctionUse::kCondition},
       {"attribute_not_exists", 1, true, FunctionUse::kCondition},
-      {"attribute_type", 2, true, FunctionUse::kCondition},
+      {"attribute_type", 2, false, FunctionUse::kCondition},
       {"begins_with", 2, false, FunctionUse::kCondition},
       {"contains", 2, false, FunctionUse::kCondition},
       {"size", 1, false, FunctionUse::kConditionOperand},

@@ -3,11 +3,11 @@
 namespace ddb::engine::expr {
 namespace {
 
-bool IsNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+// Attribute names in expressions start with a letter; placeholders may
+// also start with a digit or '_' ("#_" is a valid, if unusual, name).
+bool IsNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsNameChar(char c) { return IsNameStart(c) || IsDigit(c); }
+bool IsNameChar(char c) { return IsNameStart(c) || IsDigit(c) || c == '_'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 }  // namespace

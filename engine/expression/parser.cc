@@ -31,6 +31,7 @@ class Parser {
                    std::to_string(text_.size()));
     }
     if (tokens_.front().kind == Kind::kEnd) return Error("The expression can not be empty;");
+    if (HasDoubledParentheses()) return Error("The expression has redundant parentheses;");
     return Status::Ok();
   }
 
@@ -184,6 +185,11 @@ class Parser {
       call.args.push_back(std::move(*arg));
     } while (Accept(Kind::kComma));
     if (!Expect(Kind::kRightParen)) return std::nullopt;
+    // A call's result is no document: size(a).b is malformed.
+    if (Peek().kind == Kind::kDot || Peek().kind == Kind::kLeftBracket) {
+      SyntaxError();
+      return std::nullopt;
+    }
     if (call.args.size() != info->arity) {
       Fail("Incorrect number of operands for operator or function; operator or function: " +
            call.function + ", number of operands: " + std::to_string(call.args.size()));
@@ -363,6 +369,26 @@ class Parser {
     return ConditionOrOperand{std::nullopt, std::move(operand)};
   }
 
+  // Whether some "((x))" wraps one group in two pairs of parentheses, which
+  // DynamoDB reports before any other problem of the expression.
+  bool HasDoubledParentheses() const {
+    std::vector<size_t> open;
+    std::vector<size_t> match(tokens_.size(), 0);
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      if (tokens_[i].kind == Kind::kLeftParen) open.push_back(i);
+      if (tokens_[i].kind == Kind::kRightParen && !open.empty()) {
+        match[open.back()] = i;
+        open.pop_back();
+      }
+    }
+    for (size_t i = 0; i + 1 < tokens_.size(); ++i) {
+      if (tokens_[i].kind != Kind::kLeftParen || tokens_[i + 1].kind != Kind::kLeftParen) continue;
+      size_t inner_close = match[i + 1];
+      if (inner_close != 0 && match[i] == inner_close + 1) return true;
+    }
+    return false;
+  }
+
   // Whether tokens [open, close] are '(' ... ')' with the parentheses matching.
   bool IsGroupAt(size_t open, size_t close) const {
     if (open >= close || tokens_[open].kind != Kind::kLeftParen ||
@@ -409,9 +435,10 @@ class Parser {
         condition.operands.push_back(std::move(*candidate));
       } while (Accept(Kind::kComma));
       if (!Expect(Kind::kRightParen)) return std::nullopt;
-      if (condition.operands.size() - 1 > kMaxInOperands) {
+      // DynamoDB counts the left-hand operand too.
+      if (condition.operands.size() > kMaxInOperands) {
         Fail("The IN operator is provided with too many operands; number of operands: " +
-             std::to_string(condition.operands.size() - 1));
+             std::to_string(condition.operands.size()));
         return std::nullopt;
       }
       return condition;

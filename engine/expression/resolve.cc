@@ -102,6 +102,24 @@ Status CheckDistinctOperands(const Condition& condition, std::string_view parame
   return Status::Ok();
 }
 
+// <, <=, >, >= and BETWEEN order only numbers, strings and binaries: a
+// constant of another type can never compare, and DynamoDB rejects it.
+Status CheckOrderedOperands(const Condition& condition, std::string_view parameter) {
+  bool ordered = condition.kind == Condition::Kind::kBetween ||
+                 (condition.kind == Condition::Kind::kCompare && condition.op != Comparator::kEq &&
+                  condition.op != Comparator::kNe);
+  if (!ordered) return Status::Ok();
+  for (const Operand& operand : condition.operands) {
+    std::optional<AttributeType> type = StaticType(operand);
+    if (type && *type != AttributeType::kN && *type != AttributeType::kS &&
+        *type != AttributeType::kB) {
+      return Status::InvalidArgument(
+          OperandTypeError(parameter, OperatorName(condition), TypeName(*type)));
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckBetweenBounds(const Condition& condition, std::string_view parameter) {
   const Operand& low = condition.operands[1];
   const Operand& high = condition.operands[2];
@@ -130,6 +148,7 @@ Status CheckOperands(const Condition& condition, std::string_view parameter) {
     DDB_RETURN_IF_ERROR(CheckSizeArguments(operand, parameter));
   }
   DDB_RETURN_IF_ERROR(CheckDistinctOperands(condition, parameter));
+  DDB_RETURN_IF_ERROR(CheckOrderedOperands(condition, parameter));
   if (condition.kind == Condition::Kind::kBetween) {
     return CheckBetweenBounds(condition, parameter);
   }

@@ -1,6 +1,7 @@
 #include "engine/expression/update.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -179,11 +180,10 @@ bool IsSet(const AttributeValue& v) {
   return v.is<StringSet>() || v.is<NumberSet>() || v.is<BinarySet>();
 }
 
-// Paths in descending order, indexes compared as numbers, so that removing
-// several elements of one list uses the positions they had before.
-bool RemoveBefore(const Path* a, const Path* b) {
+// Path order with list indexes compared as numbers.
+bool PathLess(const Path* a, const Path* b) {
   return std::lexicographical_compare(
-      b->elements.begin(), b->elements.end(), a->elements.begin(), a->elements.end(),
+      a->elements.begin(), a->elements.end(), b->elements.begin(), b->elements.end(),
       [](const PathElement& x, const PathElement& y) {
         if (x.is_index != y.is_index) return x.is_index < y.is_index;
         return x.is_index ? x.index < y.index : x.name < y.name;
@@ -206,24 +206,34 @@ Status CheckUpdate(const Update& update, const std::vector<std::string>& key_att
 Status ApplyUpdate(const Update& update, Item* item) {
   // Every SET value comes from the item as it was.
   std::vector<AttributeValue> set_values;
+  std::map<const UpdateAction*, size_t> set_index;
   for (const UpdateAction& action : update.actions) {
     if (action.kind != UpdateAction::Kind::kSet) continue;
     auto value = EvaluateTerm(action.value, *item);
     if (!value.ok()) return value.status();
+    set_index[&action] = set_values.size();
     set_values.push_back(std::move(value).value());
   }
-  size_t next_set = 0;
+  // SET, ADD and DELETE apply in path order, whatever order the expression
+  // lists them in, so list positions beyond the end append in index order.
+  std::vector<const UpdateAction*> writes;
+  for (const UpdateAction& action : update.actions) {
+    if (action.kind != UpdateAction::Kind::kRemove) writes.push_back(&action);
+  }
+  std::stable_sort(writes.begin(), writes.end(), [](const UpdateAction* a, const UpdateAction* b) {
+    return PathLess(&a->path, &b->path);
+  });
   std::vector<const Path*> removals;
   for (const UpdateAction& action : update.actions) {
-    if (action.kind == UpdateAction::Kind::kRemove) {
-      removals.push_back(&action.path);
-      continue;
-    }
+    if (action.kind == UpdateAction::Kind::kRemove) removals.push_back(&action.path);
+  }
+  for (const UpdateAction* write : writes) {
+    const UpdateAction& action = *write;
     auto slot = Locate(item, action.path);
     if (!slot.ok()) return slot.status();
     AttributeValue* current = slot->Get();
     if (action.kind == UpdateAction::Kind::kSet) {
-      slot->Set(std::move(set_values[next_set++]));
+      slot->Set(std::move(set_values[set_index.at(&action)]));
     } else if (action.kind == UpdateAction::Kind::kAdd) {
       auto sum = Add(current, action.value.value);
       if (!sum.ok()) return sum.status();
@@ -240,7 +250,10 @@ Status ApplyUpdate(const Update& update, Item* item) {
       return Invalid(kWrongType);
     }
   }
-  std::sort(removals.begin(), removals.end(), RemoveBefore);
+  // Descending, so removing several elements of one list uses the positions
+  // they had before.
+  std::sort(removals.begin(), removals.end(),
+            [](const Path* a, const Path* b) { return PathLess(b, a); });
   for (const Path* path : removals) {
     auto slot = Locate(item, *path);
     if (!slot.ok()) return slot.status();

@@ -27,6 +27,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.config import Config
 from botocore.credentials import Credentials
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -426,3 +427,48 @@ def run_server(*args, check_exit=True):
         if check_exit:
             assert rc == 0, "localdynamo exited with {} after SIGTERM\n--- log ---\n{}".format(
                 rc, tail)
+
+
+# --- Item helpers shared by the expression and UpdateItem suites ---------
+
+_ser = TypeSerializer()
+_deser = TypeDeserializer()
+
+
+def exact(message):
+    """Regex matching exactly `message` (for expect_error)."""
+    return "^" + re.escape(message) + "$"
+
+
+def av(value):
+    """Python value -> DynamoDB JSON attribute value."""
+    return _ser.serialize(value)
+
+
+def avs(values):
+    return {k: av(v) for k, v in values.items()}
+
+
+def plain(item):
+    """DynamoDB JSON item -> Python values."""
+    return {k: _deser.deserialize(v) for k, v in item.items()}
+
+
+def key():
+    return unique_name("k")
+
+
+def raw_op(url, operation, payload):
+    """Signed JSON request; returns (HTTP status, decoded body) without
+    raising, so that extra members of error bodies (e.g. Item) are visible
+    and parameters newer than the installed botocore can be sent."""
+    host, port = split_url(url)
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        body = json.dumps(payload).encode("utf-8")
+        conn.request("POST", "/", body=body, headers=signed_headers(url, operation, body))
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, (json.loads(data.decode("utf-8")) if data.strip() else {})
+    finally:
+        conn.close()
