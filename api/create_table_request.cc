@@ -295,6 +295,35 @@ ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapi
   return tags;
 }
 
+ApiResult<std::vector<engine::KeyElement>> ReadAttributeDefinitions(const rapidjson::Value& json,
+                                                                    Constraints& constraints) {
+  std::vector<engine::KeyElement> definitions;
+  int i = 0;
+  for (const auto& def : json.GetArray()) {
+    std::string member = "attributeDefinitions." + std::to_string(++i) + ".member.";
+    if (!def.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    RequestReader d(def);
+    auto name = d.String("AttributeName");
+    auto type = d.String("AttributeType");
+    if (d.failed()) return d.error();
+    constraints.NotNull(name.has_value(), member + "attributeName");
+    constraints.NotNull(type.has_value(), member + "attributeType");
+    constraints.Enum(type, member + "attributeType", {"B", "N", "S"});
+    if (name && type) definitions.push_back({std::string(*name), ToScalarType(*type)});
+  }
+  return definitions;
+}
+
+ApiResult<engine::IndexSchema> ParseGlobalIndex(const rapidjson::Value& json,
+                                                const engine::TableSchema& table,
+                                                std::string_view path) {
+  Constraints constraints;
+  auto index = ParseIndex(json, false, table, path, constraints);
+  if (!index.ok()) return index.take_error();
+  if (!constraints.empty()) return constraints.ToError();
+  return index;
+}
+
 ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request) {
   RequestReader r(request);
   auto table_name = r.String("TableName");
@@ -318,19 +347,9 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   if (!raw_key.ok()) return raw_key.take_error();
   engine::TableSchema schema;
   if (defs_json) {
-    int i = 0;
-    for (const auto& def : defs_json->GetArray()) {
-      std::string member = "attributeDefinitions." + std::to_string(++i) + ".member.";
-      if (!def.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
-      RequestReader d(def);
-      auto name = d.String("AttributeName");
-      auto type = d.String("AttributeType");
-      if (d.failed()) return d.error();
-      constraints.NotNull(name.has_value(), member + "attributeName");
-      constraints.NotNull(type.has_value(), member + "attributeType");
-      constraints.Enum(type, member + "attributeType", {"B", "N", "S"});
-      if (name && type) schema.attribute_definitions.push_back({std::string(*name), ToScalarType(*type)});
-    }
+    auto defs = ReadAttributeDefinitions(*defs_json, constraints);
+    if (!defs.ok()) return defs.take_error();
+    schema.attribute_definitions = std::move(defs).value();
   }
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/errors.h"
+#include "api/json_reader.h"
 #include "engine/catalog.h"
 
 namespace ddb::api {
@@ -23,6 +24,16 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
 // is its member path for constraint messages.
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
                                                          std::string_view path);
+
+// Parses an AttributeDefinitions list, recording constraint violations.
+ApiResult<std::vector<engine::KeyElement>> ReadAttributeDefinitions(const rapidjson::Value& json,
+                                                                    Constraints& constraints);
+
+// Parses one GlobalSecondaryIndex (also UpdateTable's Create) against the
+// attribute definitions and billing mode of `table`.
+ApiResult<engine::IndexSchema> ParseGlobalIndex(const rapidjson::Value& json,
+                                                const engine::TableSchema& table,
+                                                std::string_view path);
 
 // Parses a Tags list (CreateTable, TagResource) with DynamoDB's tag rules.
 ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapidjson::Value& json);

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 
 // Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 14> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 16> kHandlers = {{
     {"CreateTable", CreateTable},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
@@ -26,6 +26,8 @@ constexpr std::array<std::pair<std::string_view, Handler>, 14> kHandlers = {{
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
     {"PutItem", PutItem},
+    {"Query", Query},
+    {"Scan", Scan},
     {"TagResource", TagResource},
     {"UntagResource", UntagResource},
     {"UpdateItem", UpdateItem},

@@ -1,6 +1,7 @@
 #include "api/expression_request.h"
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/attribute_json.h"
@@ -16,9 +17,11 @@ namespace expr = engine::expr;
 
 // Members in the order DynamoDB lists them in the "Can not use both" message.
 constexpr const char* kLegacyMembers[] = {"AttributesToGet", "AttributeUpdates", "Expected",
-                                          "ConditionalOperator"};
+                                          "QueryFilter", "ScanFilter", "ConditionalOperator",
+                                          "KeyConditions"};
 constexpr const char* kExpressionMembers[] = {"ProjectionExpression", "UpdateExpression",
-                                              "ConditionExpression"};
+                                              "ConditionExpression", "FilterExpression",
+                                              "KeyConditionExpression"};
 
 bool Present(const rapidjson::Value& request, const char* member) {
   auto it = request.FindMember(member);
@@ -38,6 +41,9 @@ std::string JoinPresent(const rapidjson::Value& request, const char* const (&mem
 ApiResult<bool> CheckNotMixed(const rapidjson::Value& request) {
   std::string legacy = JoinPresent(request, kLegacyMembers);
   std::string modern = JoinPresent(request, kExpressionMembers);
+  // KeyConditions may go with the other expressions; only with a
+  // KeyConditionExpression is it a mix.
+  if (legacy == "KeyConditions" && !Present(request, "KeyConditionExpression")) return true;
   if (legacy.empty() || modern.empty()) return true;
   return ApiError::Validation(
       "Can not use both expression and non-expression parameters in the same request: "
@@ -50,6 +56,8 @@ std::string ValuesWithoutExpressions(const ExpressionSpec& spec) {
   std::vector<std::string> names;
   if (spec.update) names.emplace_back("UpdateExpression");
   if (spec.condition) names.emplace_back("ConditionExpression");
+  if (spec.key_condition) names.emplace_back("KeyConditionExpression");
+  if (spec.filter) names.emplace_back("FilterExpression");
   std::string list;
   for (size_t i = 0; i < names.size(); ++i) list += (i ? " and " : "") + names[i];
   return "ExpressionAttributeValues can only be specified when using expressions" +
@@ -107,12 +115,13 @@ ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
 }
 
 // The legacy parameters, when the request uses them.
-ApiResult<bool> ReadLegacy(RequestReader& r,
-                           const ExpressionSpec& spec, RequestExpressions& out) {
+ApiResult<bool> ReadLegacy(RequestReader& r, const ExpressionSpec& spec, RequestExpressions& out) {
   const rapidjson::Value* attributes = spec.projection ? r.Array("AttributesToGet") : nullptr;
   const rapidjson::Value* updates = spec.update ? r.Object("AttributeUpdates") : nullptr;
-  const rapidjson::Value* expected = spec.condition ? r.Object("Expected") : nullptr;
-  auto conditional_operator = spec.condition ? r.String("ConditionalOperator") : std::nullopt;
+  const char* filter_member = spec.condition ? "Expected" : spec.filter;
+  const rapidjson::Value* filter = filter_member ? r.Object(filter_member) : nullptr;
+  auto conditional_operator = filter_member ? r.String("ConditionalOperator") : std::nullopt;
+  out.key_conditions = spec.key_condition ? r.Object("KeyConditions") : nullptr;
   if (r.failed()) return r.error();
   Constraints constraints;
   constraints.Enum(conditional_operator, "conditionalOperator", {"OR", "AND"});
@@ -121,10 +130,10 @@ ApiResult<bool> ReadLegacy(RequestReader& r,
                           "Member must have length greater than or equal to 1");
   }
   if (!constraints.empty()) return constraints.ToError();
-  if (conditional_operator && !expected) {
+  if (conditional_operator && !filter) {
     return ApiError::Validation("ConditionalOperator cannot be used without Filter or Expected");
   }
-  if (conditional_operator && expected->MemberCount() < 2) {
+  if (conditional_operator && filter->MemberCount() < 2) {
     return ApiError::Validation(
         "ConditionalOperator can only be used when Filter or Expected has two or more elements");
   }
@@ -134,16 +143,36 @@ ApiResult<bool> ReadLegacy(RequestReader& r,
     out.update = std::move(update).value();
     out.legacy_update = true;
   }
-  if (expected) {
-    auto condition = ExpectedToCondition(*expected, conditional_operator.value_or("AND"));
+  if (filter) {
+    auto condition = ExpectedToCondition(*filter, conditional_operator.value_or("AND"));
     if (!condition.ok()) return condition.take_error();
-    out.condition = std::move(condition).value();
+    (spec.condition ? out.condition : out.filter) = std::move(condition).value();
+    out.legacy_filter = !spec.condition;
   }
   if (attributes) {
     auto projection = AttributesToGetToProjection(*attributes);
     if (!projection.ok()) return projection.take_error();
     out.projection = std::move(projection).value();
   }
+  return true;
+}
+
+// One expression member: its text, parsed and resolved into *out.
+template <class Tree, class ParseFn>
+ApiResult<bool> ReadOne(const std::optional<std::string_view>& text, ParseFn parse,
+                        expr::Placeholders& placeholders, std::string_view parameter,
+                        std::optional<Tree>& out) {
+  if (!text) return true;
+  auto parsed = parse(*text);
+  if (!parsed.ok()) return parsed.status();
+  engine::Status resolved;
+  if constexpr (std::is_same_v<Tree, expr::Condition>) {
+    resolved = placeholders.Resolve(*parsed, parameter);
+  } else {
+    resolved = placeholders.Resolve(*parsed);
+  }
+  if (!resolved.ok()) return resolved;
+  out = std::move(parsed).value();
   return true;
 }
 
@@ -157,27 +186,27 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   RequestReader r(request);
   auto update_text = spec.update ? r.String("UpdateExpression") : std::nullopt;
   auto condition_text = spec.condition ? r.String("ConditionExpression") : std::nullopt;
+  auto key_text = spec.key_condition ? r.String("KeyConditionExpression") : std::nullopt;
+  auto filter_text = spec.filter ? r.String("FilterExpression") : std::nullopt;
   auto projection_text = spec.projection ? r.String("ProjectionExpression") : std::nullopt;
   const rapidjson::Value* names_json = r.Object("ExpressionAttributeNames");
+  bool takes_values = spec.update || spec.condition || spec.key_condition || spec.filter;
   const rapidjson::Value* values_json =
-      spec.update || spec.condition ? r.Object("ExpressionAttributeValues") : nullptr;
+      takes_values ? r.Object("ExpressionAttributeValues") : nullptr;
   if (r.failed()) return r.error();
 
   RequestExpressions out;
-  bool any_expression = update_text || condition_text || projection_text;
-  if (!any_expression) {
-    if (names_json) {
-      return ApiError::Validation(
-          "ExpressionAttributeNames can only be specified when using expressions");
-    }
-    if (values_json) return ApiError::Validation(ValuesWithoutExpressions(spec));
-    auto legacy = ReadLegacy(r, spec, out);
-    if (!legacy.ok()) return legacy.take_error();
-    return out;
+  bool value_expressions = update_text || condition_text || key_text || filter_text;
+  if (!value_expressions && !projection_text && names_json) {
+    return ApiError::Validation(
+        "ExpressionAttributeNames can only be specified when using expressions");
   }
-  if (values_json && !update_text && !condition_text) {
+  if (!value_expressions && values_json) {
     return ApiError::Validation(ValuesWithoutExpressions(spec));
   }
+  auto legacy = ReadLegacy(r, spec, out);
+  if (!legacy.ok()) return legacy.take_error();
+  if (!value_expressions && !projection_text) return out;
 
   expr::AttributeNames names;
   expr::AttributeValues values;
@@ -192,24 +221,29 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
     values = std::move(read).value();
   }
   expr::Placeholders placeholders(std::move(names), std::move(values));
-  if (update_text) {
-    auto update = expr::ParseUpdate(*update_text);
-    if (!update.ok()) return update.status();
-    if (auto status = placeholders.Resolve(*update); !status.ok()) return status;
-    out.update = std::move(update).value();
+  auto condition_parser = [](std::string_view parameter) {
+    return [parameter](std::string_view text) { return expr::ParseCondition(text, parameter); };
+  };
+  // DynamoDB's order: update, condition, key condition, filter, projection.
+  ApiResult<bool> done =
+      ReadOne(update_text, expr::ParseUpdate, placeholders, "UpdateExpression", out.update);
+  if (done.ok()) {
+    done = ReadOne(condition_text, condition_parser("ConditionExpression"), placeholders,
+                   "ConditionExpression", out.condition);
   }
-  if (condition_text) {
-    auto condition = expr::ParseCondition(*condition_text, "ConditionExpression");
-    if (!condition.ok()) return condition.status();
-    if (auto status = placeholders.Resolve(*condition, "ConditionExpression"); !status.ok()) return status;
-    out.condition = std::move(condition).value();
+  if (done.ok()) {
+    done = ReadOne(key_text, condition_parser("KeyConditionExpression"), placeholders,
+                   "KeyConditionExpression", out.key_condition);
   }
-  if (projection_text) {
-    auto projection = expr::ParseProjection(*projection_text);
-    if (!projection.ok()) return projection.status();
-    if (auto status = placeholders.Resolve(*projection); !status.ok()) return status;
-    out.projection = std::move(projection).value();
+  if (done.ok()) {
+    done = ReadOne(filter_text, condition_parser("FilterExpression"), placeholders,
+                   "FilterExpression", out.filter);
   }
+  if (done.ok()) {
+    done = ReadOne(projection_text, expr::ParseProjection, placeholders, "ProjectionExpression",
+                   out.projection);
+  }
+  if (!done.ok()) return done.take_error();
   if (auto status = placeholders.CheckAllUsed(); !status.ok()) return status;
   return out;
 }

@@ -6,8 +6,9 @@
 //   1. legacy and expression parameters mixed ("Can not use both ...");
 //   2. names or values given without an expression;
 //   3. empty name or value maps; malformed keys; invalid values;
-//   4. each expression parsed and resolved (UpdateExpression, then
-//      ConditionExpression, then ProjectionExpression);
+//   4. each expression parsed and resolved (UpdateExpression,
+//      ConditionExpression, KeyConditionExpression, FilterExpression,
+//      ProjectionExpression);
 //   5. unused names, then unused values.
 //
 // Thread safety: pure functions over a caller-owned document.
@@ -24,18 +25,25 @@ namespace ddb::api {
 
 // Which expressions an operation takes.
 struct ExpressionSpec {
-  bool update = false;      // UpdateExpression / AttributeUpdates
-  bool condition = false;   // ConditionExpression / Expected
-  bool projection = false;  // ProjectionExpression / AttributesToGet
+  bool update = false;         // UpdateExpression / AttributeUpdates
+  bool condition = false;      // ConditionExpression / Expected
+  bool projection = false;     // ProjectionExpression / AttributesToGet
+  bool key_condition = false;  // KeyConditionExpression / KeyConditions
+  const char* filter = nullptr;  // FilterExpression / this legacy member (QueryFilter, ScanFilter)
 };
 
 struct RequestExpressions {
   std::optional<engine::expr::Update> update;
   std::optional<engine::expr::Condition> condition;
   std::optional<engine::expr::Projection> projection;
+  std::optional<engine::expr::Condition> key_condition;
+  std::optional<engine::expr::Condition> filter;
+  // The legacy KeyConditions object, translated by key_condition.h.
+  const rapidjson::Value* key_conditions = nullptr;
   // The update came from AttributeUpdates, whose runtime type errors
   // DynamoDB words differently.
   bool legacy_update = false;
+  bool legacy_filter = false;  // the filter came from QueryFilter / ScanFilter
 };
 
 ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,

@@ -36,4 +36,8 @@ ApiResult<std::string> GetItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteItem(Context&, const rapidjson::Value&);
 
+// query_scan_ops.cc
+ApiResult<std::string> Query(Context&, const rapidjson::Value&);
+ApiResult<std::string> Scan(Context&, const rapidjson::Value&);
+
 }  // namespace ddb::api

@@ -62,8 +62,9 @@ void WriteProjection(JsonWriter& w, const engine::Projection& p) {
   w.EndObject();
 }
 
-void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableSchema& schema,
+void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescription& description,
                   const std::vector<engine::IndexSchema>& indexes) {
+  const engine::TableSchema& schema = description.schema;
   w.StartArray();
   for (const auto& index : indexes) {
     w.StartObject();
@@ -83,10 +84,12 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableSchema& 
       w.Key("ProvisionedThroughput");
       WriteThroughput(w, index.throughput);
     }
+    auto stats = description.index_stats.find(index.index_id);
+    bool known = stats != description.index_stats.end();
     w.Key("IndexSizeBytes");
-    w.Int64(0);
+    w.Int64(known ? stats->second.size_bytes : 0);
     w.Key("ItemCount");
-    w.Int64(0);
+    w.Int64(known ? stats->second.item_count : 0);
     w.Key("IndexArn");
     WriteString(w, ctx.TableArn(schema.name) + "/index/" + index.name);
     w.EndObject();
@@ -141,11 +144,11 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
   }
   if (!s.local_indexes.empty()) {
     w.Key("LocalSecondaryIndexes");
-    WriteIndexes(w, ctx, s, s.local_indexes);
+    WriteIndexes(w, ctx, description, s.local_indexes);
   }
   if (!s.global_indexes.empty()) {
     w.Key("GlobalSecondaryIndexes");
-    WriteIndexes(w, ctx, s, s.global_indexes);
+    WriteIndexes(w, ctx, description, s.global_indexes);
   }
   if (s.stream.enabled) {
     w.Key("StreamSpecification");

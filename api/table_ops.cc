@@ -1,6 +1,7 @@
 // CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables,
 // DescribeLimits, DescribeEndpoints.
 #include "api/create_table_request.h"
+#include "api/index_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/table_json.h"
@@ -121,6 +122,7 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   auto table_class = r.String("TableClass");
   const rapidjson::Value* stream_json = r.Object("StreamSpecification");
   const rapidjson::Value* gsi_updates = r.Array("GlobalSecondaryIndexUpdates");
+  const rapidjson::Value* definitions = r.Array("AttributeDefinitions");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   if (r.failed()) return r.error();
   Constraints constraints;
@@ -144,7 +146,14 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
     if (!parsed.ok()) return parsed.take_error();
     throughput = *parsed;
   }
+  IndexUpdates index_updates{gsi_updates, definitions};
+  if (gsi_updates) {
+    auto checked = CheckIndexUpdates(index_updates);
+    if (!checked.ok()) return checked.take_error();
+  }
   int64_t now = ctx.db.clock().NowMillis();
+  std::vector<std::string> created;
+  std::optional<ApiError> index_error;
   auto description = ctx.db.UpdateTable(
       ctx.caller.ns, *name, [&](engine::TableSchema& schema) -> engine::Status {
         if (billing_mode || throughput) {
@@ -152,10 +161,27 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
         }
         if (deletion_protection) schema.deletion_protection = *deletion_protection;
         if (table_class) schema.table_class = std::string(*table_class);
+        if (gsi_updates) {
+          auto applied = ApplyIndexUpdates(index_updates, schema);
+          if (!applied.ok()) {
+            index_error = applied.take_error();
+            return engine::Status::InvalidArgument(index_error->message);  // answered below
+          }
+          created = std::move(applied).value();
+        }
         return engine::Status::Ok();
       });
+  if (index_error) return *index_error;
   if (!description.ok()) return description.status();
-  description->schema.status = "ACTIVE";
+  // The engine backfills before answering, but the answer shows the new
+  // index as DynamoDB's does: CREATING, with the table UPDATING.
+  description->schema.status = created.empty() ? "ACTIVE" : "UPDATING";
+  for (auto& index : description->schema.global_indexes) {
+    if (std::find(created.begin(), created.end(), index.name) != created.end()) {
+      index.status = "CREATING";
+      index.backfilling = false;
+    }
+  }
   return RenderTableDescription(ctx, "TableDescription", *description);
 }
 

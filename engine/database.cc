@@ -9,44 +9,18 @@
 #include "engine/item_codec.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
+#include "engine/secondary_index.h"
 #include "engine/store.h"
+#include "engine/table_state.h"
 
 namespace ddb::engine {
-
-// The in-memory state of one live table.
-struct TableState {
-  TableState(std::string ns, std::shared_ptr<const TableSchema> schema, TableStats stats)
-      : ns(std::move(ns)), schema_(std::move(schema)), stats(stats) {}
-
-  std::shared_ptr<const TableSchema> schema() const {
-    std::lock_guard lock(schema_mu_);
-    return schema_;
-  }
-  void set_schema(std::shared_ptr<const TableSchema> schema) {
-    std::lock_guard lock(schema_mu_);
-    schema_ = std::move(schema);
-  }
-
-  // Constant after construction.
-  const std::string ns;
-  int64_t active_at_millis = 0;  // CREATING until then (transient statuses)
-
- private:
-  mutable std::mutex schema_mu_;
-  std::shared_ptr<const TableSchema> schema_;  // guarded by schema_mu_
-
- public:
-  // Serializes every item write to this table: read, plan, write batch.
-  std::mutex write_mu;
-  TableStats stats;      // guarded by write_mu
-  bool dropped = false;  // guarded by write_mu
-};
 
 namespace {
 
 // Catalog column family keys (persisted — do not change):
 //   "t" ns 0x00 name   -> EncodeTableSchema
 //   "s" table_id:u64be -> EncodeTableStats
+//   "s" table_id:u64be index_id:u32be -> EncodeTableStats (of the index)
 //   "m:next_table_id"  -> varint
 constexpr std::string_view kNextTableIdKey = "m:next_table_id";
 
@@ -64,6 +38,18 @@ std::string SchemaKey(std::string_view ns, std::string_view name) {
 }
 
 std::string StatsKey(uint64_t table_id) { return "s" + TablePrefix(table_id); }
+
+std::string IndexStatsKey(uint64_t table_id, uint32_t index_id) {
+  return "s" + IndexPrefix(table_id, index_id);
+}
+
+// The statistics stored under `key`, or zeros.
+Result<TableStats> LoadStats(const Store& store, const std::string& key) {
+  auto stored = store.Get(Family::kCatalog, key);
+  if (!stored.ok()) return stored.status();
+  if (!stored->has_value()) return TableStats{};
+  return DecodeTableStats(**stored);
+}
 
 std::string NewUuid() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -128,18 +114,19 @@ Status Database::LoadCatalog() {
     if (sep == std::string_view::npos) return Status::Internal("catalog is corrupt");
     auto schema = DecodeTableSchema(it->value());
     if (!schema.ok()) return schema.status();
-    TableStats stats;
-    auto stored_stats = store_->Get(Family::kCatalog, StatsKey(schema->table_id));
-    if (!stored_stats.ok()) return stored_stats.status();
-    if (stored_stats->has_value()) {
-      auto decoded = DecodeTableStats(**stored_stats);
-      if (!decoded.ok()) return decoded.status();
-      stats = *decoded;
+    auto stats = LoadStats(*store_, StatsKey(schema->table_id));
+    if (!stats.ok()) return stats.status();
+    std::map<uint32_t, TableStats> index_stats;
+    for (const IndexSchema* index : AllIndexes(*schema)) {
+      auto loaded = LoadStats(*store_, IndexStatsKey(schema->table_id, index->index_id));
+      if (!loaded.ok()) return loaded.status();
+      index_stats[index->index_id] = *loaded;
     }
-    tables_.emplace(std::string(key), std::make_shared<TableState>(
-                                          std::string(key.substr(0, sep)),
-                                          std::make_shared<const TableSchema>(std::move(*schema)),
-                                          stats));
+    auto state = std::make_shared<TableState>(
+        std::string(key.substr(0, sep)), std::make_shared<const TableSchema>(std::move(*schema)),
+        *stats);
+    state->index_stats = std::move(index_stats);
+    tables_.emplace(std::string(key), std::move(state));
   }
   return it->status();
 }
@@ -156,6 +143,7 @@ TableDescription Database::Describe(const TableState& state) const {
   {
     std::lock_guard lock(const_cast<TableState&>(state).write_mu);
     description.stats = state.stats;
+    description.index_stats = state.index_stats;
   }
   if (clock_.NowMillis() < state.active_at_millis) description.schema.status = "CREATING";
   return description;
@@ -221,11 +209,79 @@ Result<TableDescription> Database::UpdateTable(
   auto it = tables_.find(CatalogKey(ns, name));
   if (it == tables_.end()) return TableNotFound(name);
   TableState& state = *it->second;
-  TableSchema schema = *state.schema();
+  auto old_schema = state.schema();
+  TableSchema schema = *old_schema;
   DDB_RETURN_IF_ERROR(change(schema));
-  DDB_RETURN_IF_ERROR(PersistSchema(schema, ns));
+
+  std::lock_guard write_lock(state.write_mu);
+  std::vector<IndexSchema*> created;
+  for (auto& index : schema.global_indexes) {
+    if (index.index_id == 0) {
+      index.index_id = schema.next_index_id++;
+      created.push_back(&index);
+    }
+  }
+  if (!created.empty()) {
+    // Persist the advanced id counter first: entries a crash leaves behind
+    // belong to an id that is never used again.
+    TableSchema reserved = *old_schema;
+    reserved.next_index_id = schema.next_index_id;
+    DDB_RETURN_IF_ERROR(PersistSchema(reserved, ns));
+    for (IndexSchema* index : created) {
+      DDB_RETURN_IF_ERROR(Backfill(state, schema, *index));
+    }
+  }
+  Store::Batch batch(*store_);
+  std::map<uint32_t, TableStats> index_stats = state.index_stats;
+  for (const IndexSchema* old_index : AllIndexes(*old_schema)) {
+    if (FindIndex(schema, old_index->name) != nullptr) continue;
+    std::string prefix = IndexPrefix(old_schema->table_id, old_index->index_id);
+    batch.DeleteRange(Family::kIndexes, prefix, PrefixSuccessor(prefix));
+    batch.Delete(Family::kCatalog, IndexStatsKey(old_schema->table_id, old_index->index_id));
+    index_stats.erase(old_index->index_id);
+  }
+  batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  state.index_stats = std::move(index_stats);
   state.set_schema(std::make_shared<const TableSchema>(std::move(schema)));
-  return Describe(state);
+  TableDescription description{*state.schema(), state.stats, state.index_stats};
+  if (clock_.NowMillis() < state.active_at_millis) description.schema.status = "CREATING";
+  return description;
+}
+
+Status Database::Backfill(TableState& state, const TableSchema& schema,
+                          const IndexSchema& index) {
+  constexpr size_t kEntriesPerBatch = 1000;
+  TableStats stats;
+  std::string prefix = TablePrefix(schema.table_id);
+  auto it = store_->NewIterator(Family::kItems, prefix, PrefixSuccessor(prefix));
+  auto batch = std::make_unique<Store::Batch>(*store_);
+  size_t pending = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    auto item = DecodeItem(it->value());
+    if (!item.ok()) return item.status();
+    // Items whose index key has another type than the new index declares
+    // stay out of it, as DynamoDB's backfill leaves them (it reports them
+    // as violations).
+    if (!ValidateIndexKeys(schema, *item, false).ok()) continue;
+    auto key = IndexEntryKey(schema, index, *item);
+    if (!key) continue;
+    Item projected = ProjectForIndex(schema, index, *item);
+    stats.item_count += 1;
+    stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
+    batch->Put(Family::kIndexes, *key, EncodeItem(projected));
+    if (++pending == kEntriesPerBatch) {
+      DDB_RETURN_IF_ERROR(store_->Write(*batch));
+      batch = std::make_unique<Store::Batch>(*store_);
+      pending = 0;
+    }
+  }
+  DDB_RETURN_IF_ERROR(it->status());
+  batch->Put(Family::kCatalog, IndexStatsKey(schema.table_id, index.index_id),
+             EncodeTableStats(stats));
+  DDB_RETURN_IF_ERROR(store_->Write(*batch));
+  state.index_stats[index.index_id] = stats;
+  return Status::Ok();
 }
 
 Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_view name) {
@@ -245,7 +301,9 @@ Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_
     std::lock_guard write_lock(state.write_mu);
     Store::Batch batch(*store_);
     batch.Delete(Family::kCatalog, SchemaKey(ns, name));
-    batch.Delete(Family::kCatalog, StatsKey(schema->table_id));
+    // The table's statistics and its indexes' share this prefix.
+    std::string stats = StatsKey(schema->table_id);
+    batch.DeleteRange(Family::kCatalog, stats, PrefixSuccessor(stats));
     std::string begin = TablePrefix(schema->table_id);
     std::string end = PrefixSuccessor(begin);
     for (Family family : {Family::kItems, Family::kIndexes}) {
@@ -346,6 +404,7 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
     stats.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
   }
   Store::Batch batch(*store_);
+  std::map<uint32_t, TableStats> index_stats;
   switch (mutation->kind) {
     case Mutation::Kind::kNone:
       return old_item;
@@ -359,6 +418,9 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
       if (size > kMaxItemBytes) {
         return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
       }
+      DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_item ? &*old_item : nullptr,
+                                            &new_item, mutation->by_update_expression, batch,
+                                            &index_stats));
       batch.Put(Family::kItems, item_key, EncodeItem(new_item));
       stats.item_count += 1;
       stats.size_bytes += static_cast<int64_t>(size);
@@ -366,13 +428,45 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
     }
     case Mutation::Kind::kDelete:
       if (!old_item) return old_item;
+      DDB_RETURN_IF_ERROR(
+          WriteIndexEntries(state, schema, &*old_item, nullptr, false, batch, &index_stats));
       batch.Delete(Family::kItems, item_key);
       break;
   }
   batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats(stats));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   state.stats = stats;
+  for (auto& [id, index_stat] : index_stats) state.index_stats[id] = index_stat;
   return old_item;
+}
+
+Status Database::WriteIndexEntries(TableState& state, const TableSchema& schema,
+                                   const Item* old_item, const Item* new_item,
+                                   bool by_update_expression, Store::Batch& batch,
+                                   std::map<uint32_t, TableStats>* index_stats) {
+  if (new_item) DDB_RETURN_IF_ERROR(ValidateIndexKeys(schema, *new_item, by_update_expression));
+  for (const IndexSchema* index : AllIndexes(schema)) {
+    auto old_key = old_item ? IndexEntryKey(schema, *index, *old_item) : std::nullopt;
+    auto new_key = new_item ? IndexEntryKey(schema, *index, *new_item) : std::nullopt;
+    if (!old_key && !new_key) continue;
+    TableStats stats = state.index_stats[index->index_id];
+    if (old_key) {
+      if (!new_key || *new_key != *old_key) batch.Delete(Family::kIndexes, *old_key);
+      stats.item_count -= 1;
+      stats.size_bytes -=
+          static_cast<int64_t>(ItemSize(ProjectForIndex(schema, *index, *old_item)));
+    }
+    if (new_key) {
+      Item projected = ProjectForIndex(schema, *index, *new_item);
+      stats.item_count += 1;
+      stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
+      batch.Put(Family::kIndexes, *new_key, EncodeItem(projected));
+    }
+    batch.Put(Family::kCatalog, IndexStatsKey(schema.table_id, index->index_id),
+              EncodeTableStats(stats));
+    (*index_stats)[index->index_id] = stats;
+  }
+  return Status::Ok();
 }
 
 }  // namespace ddb::engine

@@ -28,7 +28,9 @@
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
 #include "engine/clock.h"
+#include "engine/read_request.h"
 #include "engine/status.h"
+#include "engine/store.h"
 
 namespace ddb::engine {
 
@@ -47,6 +49,7 @@ struct DatabaseOptions {
 struct TableDescription {
   TableSchema schema;
   TableStats stats;
+  std::map<uint32_t, TableStats> index_stats;  // by index_id
 };
 
 struct TableList {
@@ -59,6 +62,9 @@ struct Mutation {
   enum class Kind { kNone, kPut, kDelete };
   Kind kind = Kind::kNone;
   Item new_item;  // kPut only: the whole new item, key attributes included
+  // The item came from an UpdateExpression: index key type errors are
+  // worded as DynamoDB words them for UpdateItem.
+  bool by_update_expression = false;
 };
 
 // Decides the mutation from the current item (nullptr when absent). A non-ok
@@ -88,6 +94,9 @@ class Database {
 
   // Applies `change` to a copy of the schema and stores the result; `change`
   // may return an error to abort. kNotFound if there is no such table.
+  // Global indexes that `change` adds (index_id 0) get an id and are
+  // backfilled from the table's items before this returns; indexes it
+  // removes lose their entries.
   Result<TableDescription> UpdateTable(std::string_view ns, std::string_view name,
                                        const std::function<Status(TableSchema&)>& change);
 
@@ -127,6 +136,22 @@ class Database {
   Result<std::optional<Item>> DeleteItem(std::string_view ns, std::string_view table,
                                          const Item& key, const Precondition& check = nullptr);
 
+  // --- Query and Scan (query_scan.cc) ------------------------------------
+
+  // The table's current schema; kNotFound ("Requested resource not found").
+  Result<std::shared_ptr<const TableSchema>> GetSchema(std::string_view ns,
+                                                       std::string_view table) const;
+
+  // Reads one page of a partition of the table or of one of its indexes.
+  // kNotFound for a missing table; kInvalidArgument for a missing index
+  // ("The table does not have the specified index: <name>").
+  Result<Page> Query(std::string_view ns, std::string_view table,
+                     const QueryRequest& request) const;
+
+  // Reads one page of a segment of the table or of one of its indexes.
+  Result<Page> Scan(std::string_view ns, std::string_view table,
+                    const ScanRequest& request) const;
+
   const Clock& clock() const { return clock_; }
 
  private:
@@ -138,6 +163,19 @@ class Database {
   // WriteItem once the table and its schema are known.
   Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& schema,
                                           const Item& key, const Planner& planner);
+  // Index entries and index statistics for replacing `old_item` by
+  // `new_item` (either may be null), added to `batch`.
+  Status WriteIndexEntries(TableState& state, const TableSchema& schema, const Item* old_item,
+                           const Item* new_item, bool by_update_expression, Store::Batch& batch,
+                           std::map<uint32_t, TableStats>* index_stats);
+  // Creates the entries of `index` for every item of the table.
+  // REQUIRES: state.write_mu held.
+  Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index);
+  // The range of one read, and the page it yields (query_scan.cc).
+  Result<Page> ReadRange(const TableSchema& schema, const IndexSchema* index, std::string lower,
+                         std::string upper, bool forward, size_t limit,
+                         const std::optional<Item>& exclusive_start_key,
+                         bool fetch_table_items) const;
 
   // Constant after construction.
   const DatabaseOptions options_;

@@ -7,16 +7,26 @@
 namespace ddb::engine {
 namespace {
 
-void AppendEscaped(std::string_view bytes, std::string* out) {
+void AppendEscapedBytes(std::string_view bytes, std::string* out) {
   for (char c : bytes) {
     out->push_back(c);
     if (c == '\0') out->push_back('\xff');
   }
+}
+
+void AppendEscaped(std::string_view bytes, std::string* out) {
+  AppendEscapedBytes(bytes, out);
   out->push_back('\0');
   out->push_back('\x01');
 }
 
 }  // namespace
+
+void AppendKeyValuePrefix(const AttributeValue& value, std::string* out) {
+  assert(value.is<std::string>() || value.is<Binary>());
+  AppendEscapedBytes(value.is<std::string>() ? value.as<std::string>() : value.as<Binary>().bytes,
+                     out);
+}
 
 void AppendKeyValue(const AttributeValue& value, std::string* out) {
   switch (value.type()) {

@@ -31,6 +31,10 @@ namespace ddb::engine {
 // REQUIRES: value is S, N or B.
 void AppendKeyValue(const AttributeValue& value, std::string* out);
 
+// Appends what every key_value of an S or B value starting with `value`
+// begins with (for begins_with). REQUIRES: value is S or B.
+void AppendKeyValuePrefix(const AttributeValue& value, std::string* out);
+
 // A stable 64-bit hash of an encoded partition key value (persisted: never
 // change it).
 uint64_t PartitionHash(std::string_view encoded_pk);

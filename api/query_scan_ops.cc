@@ -1,0 +1,367 @@
+// Query and Scan: reading a partition or a whole table or index, with
+// filters, projections, Select, pagination and parallel scan segments.
+#include <set>
+
+#include "api/attribute_json.h"
+#include "api/expression_request.h"
+#include "api/json_reader.h"
+#include "api/key_condition.h"
+#include "api/operations.h"
+#include "engine/expression/document_path.h"
+#include "engine/expression/evaluate.h"
+#include "engine/key_validation.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+using engine::Item;
+
+enum class ReadOp { kQuery, kScan };
+
+// What Query and Scan share, read and validated.
+struct ReadRequest {
+  std::string table;
+  std::string index_name;
+  std::optional<std::string_view> select;  // as given
+  bool consistent = false;
+  bool forward = true;
+  size_t limit = 0;
+  uint32_t segment = 0;
+  uint32_t total_segments = 1;
+  std::optional<Item> exclusive_start_key;
+  RequestExpressions expressions;
+  const char* projection_member = nullptr;  // "ProjectionExpression" or "AttributesToGet"
+};
+
+ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
+  RequestReader r(request);
+  auto table = r.String("TableName");
+  auto index = r.String("IndexName");
+  auto select = r.String("Select");
+  auto limit = r.Integer("Limit");
+  auto consistent = r.Bool("ConsistentRead");
+  auto forward = op == ReadOp::kQuery ? r.Bool("ScanIndexForward") : std::nullopt;
+  auto segment = op == ReadOp::kScan ? r.Integer("Segment") : std::nullopt;
+  auto total = op == ReadOp::kScan ? r.Integer("TotalSegments") : std::nullopt;
+  const rapidjson::Value* start_json = r.Object("ExclusiveStartKey");
+  auto consumed = r.String("ReturnConsumedCapacity");
+  if (r.failed()) return r.error();
+
+  Constraints constraints;
+  constraints.TableName(table);
+  if (index) constraints.TableName(index, "indexName");
+  constraints.Enum(select, "select",
+                   {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});
+  constraints.Range(limit, "limit", 1, INT32_MAX);
+  constraints.Range(segment, "segment", 0, 999999);
+  constraints.Range(total, "totalSegments", 1, 1000000);
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  if (!constraints.empty()) return constraints.ToError();
+  if (segment && !total) {
+    return ApiError::Validation(
+        "The TotalSegments parameter is required but was not present in the request when "
+        "Segment parameter is present");
+  }
+  if (total && !segment) {
+    return ApiError::Validation(
+        "The Segment parameter is required but was not present in the request when parameter "
+        "TotalSegments is present");
+  }
+  if (segment && *segment >= *total) {
+    return ApiError::Validation(
+        "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+        "Segment: " + std::to_string(*segment) + " is not less than TotalSegments: " +
+        std::to_string(*total));
+  }
+
+  ReadRequest parsed;
+  parsed.table = std::string(*table);
+  parsed.index_name = std::string(index.value_or(""));
+  parsed.select = select;
+  parsed.consistent = consistent.value_or(false);
+  parsed.forward = forward.value_or(true);
+  parsed.limit = static_cast<size_t>(limit.value_or(0));
+  parsed.segment = static_cast<uint32_t>(segment.value_or(0));
+  parsed.total_segments = static_cast<uint32_t>(total.value_or(1));
+  ExpressionSpec spec{.projection = true,
+                      .key_condition = op == ReadOp::kQuery,
+                      .filter = op == ReadOp::kQuery ? "QueryFilter" : "ScanFilter"};
+  auto expressions = ReadExpressions(request, spec);
+  if (!expressions.ok()) return expressions.take_error();
+  parsed.expressions = std::move(expressions).value();
+  if (parsed.expressions.projection) {
+    auto it = request.FindMember("ProjectionExpression");
+    parsed.projection_member = it != request.MemberEnd() && !it->value.IsNull()
+                                   ? "ProjectionExpression"
+                                   : "AttributesToGet";
+  }
+  if (start_json) {
+    auto start = ParseItem(*start_json);
+    if (!start.ok()) {
+      ApiError error = start.take_error();
+      if (error.short_type() != "ValidationException") return error;
+      return ApiError::Validation("The provided starting key is invalid: " + error.message);
+    }
+    parsed.exclusive_start_key = std::move(start).value();
+  }
+  return parsed;
+}
+
+// The table and, when IndexName is given, the index a read goes to.
+struct Target {
+  std::shared_ptr<const engine::TableSchema> schema;
+  const engine::IndexSchema* index = nullptr;
+};
+
+ApiResult<Target> FindTarget(Context& ctx, const ReadRequest& request) {
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, request.table);
+  if (!schema.ok()) return schema.status();
+  Target target{std::move(schema).value(), nullptr};
+  if (request.index_name.empty()) return target;
+  target.index = engine::FindIndex(*target.schema, request.index_name);
+  if (!target.index) {
+    return ApiError::Validation("The table does not have the specified index: " +
+                                request.index_name);
+  }
+  if (!target.index->is_local && request.consistent) {
+    return ApiError::Validation("Consistent reads are not supported on global secondary indexes");
+  }
+  return target;
+}
+
+// ExclusiveStartKey must hold exactly the attributes that place an item in
+// the table or index: the table's key, plus the index's key.
+ApiResult<bool> CheckStartKey(const Item& start, const Target& target) {
+  std::vector<const engine::KeyElement*> elements;
+  elements.push_back(&target.schema->hash_key());
+  if (auto* range = target.schema->range_key()) elements.push_back(range);
+  if (target.index) {
+    for (const auto* element : engine::IndexKeyElements(*target.index)) {
+      bool seen = std::any_of(elements.begin(), elements.end(),
+                              [&](const auto* e) { return e->name == element->name; });
+      if (!seen) elements.push_back(element);
+    }
+  }
+  if (start.size() != elements.size()) {
+    return ApiError::Validation("The provided starting key is invalid");
+  }
+  for (const auto* element : elements) {
+    auto it = start.find(element->name);
+    if (it == start.end()) return ApiError::Validation("The provided starting key is invalid");
+    if (!engine::HasScalarType(it->second, element->type)) {
+      if (element == elements.front()) {
+        return ApiError::Validation("The provided key element does not match the schema");
+      }
+      return ApiError::Validation(
+          "The provided starting key is invalid: The provided key element does not match the "
+          "schema");
+    }
+  }
+  return true;
+}
+
+void CollectNames(const expr::Operand& operand, std::set<std::string>* names) {
+  if (operand.kind == expr::Operand::Kind::kPath) {
+    names->insert(operand.path.elements.front().name);
+  }
+  for (const auto& arg : operand.args) CollectNames(arg, names);
+}
+
+// The top-level attributes a condition reads.
+std::set<std::string> ConditionNames(const expr::Condition& condition) {
+  std::set<std::string> names;
+  std::vector<const expr::Condition*> pending{&condition};
+  while (!pending.empty()) {
+    const expr::Condition* c = pending.back();
+    pending.pop_back();
+    for (const auto& operand : c->operands) CollectNames(operand, &names);
+    for (const auto& child : c->children) pending.push_back(&child);
+  }
+  return names;
+}
+
+// A filter may not use the key attributes of what is queried.
+ApiResult<bool> CheckFilterAvoidsKeys(const ReadRequest& request, const Target& target) {
+  const auto& filter = request.expressions.filter;
+  if (!filter) return true;
+  std::set<std::string> used = ConditionNames(*filter);
+  std::vector<std::string> keys;
+  if (target.index) {
+    for (const auto* element : engine::IndexKeyElements(*target.index)) keys.push_back(element->name);
+  } else {
+    keys.push_back(target.schema->hash_key().name);
+    if (auto* range = target.schema->range_key()) keys.push_back(range->name);
+  }
+  for (const auto& key : keys) {
+    if (used.contains(key)) {
+      return ApiError::Validation(
+          std::string(request.expressions.legacy_filter ? "QueryFilter" : "Filter Expression") +
+          " can only contain non-primary key attributes: Primary key attribute: " + key);
+    }
+  }
+  return true;
+}
+
+// Select with its defaults and DynamoDB's checks; decides whether an LSI
+// read must fetch the table's items. Returns the effective Select.
+ApiResult<std::string> ResolveSelect(const ReadRequest& request, const Target& target,
+                                     bool* fetch_table_items) {
+  const auto& projection = request.expressions.projection;
+  std::string select = request.select ? std::string(*request.select)
+                       : projection   ? "SPECIFIC_ATTRIBUTES"
+                       : target.index ? "ALL_PROJECTED_ATTRIBUTES"
+                                      : "ALL_ATTRIBUTES";
+  if (select == "SPECIFIC_ATTRIBUTES" && !projection) {
+    return ApiError::Validation(
+        "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+        "SPECIFIC_ATTRIBUTES");
+  }
+  if (select != "SPECIFIC_ATTRIBUTES" && projection) {
+    return ApiError::Validation("Cannot specify the " + std::string(request.projection_member) +
+                                " when choosing to get " +
+                                (select == "COUNT" ? "only the Count" : select));
+  }
+  if (select == "ALL_PROJECTED_ATTRIBUTES" && !target.index) {
+    return ApiError::Validation(
+        "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+  }
+  const engine::IndexSchema* index = target.index;
+  if (!index || index->projection.type == engine::ProjectionType::kAll) return select;
+  auto unprojected = [&](const std::set<std::string>& names) {
+    std::string missing;
+    for (const auto& name : names) {
+      if (!engine::IndexProjects(*target.schema, *index, name)) {
+        missing += (missing.empty() ? "" : ", ") + name;
+      }
+    }
+    return missing;
+  };
+  std::set<std::string> wanted;
+  if (projection) {
+    for (const auto& path : projection->paths) wanted.insert(path.elements.front().name);
+  }
+  std::set<std::string> filtered;
+  if (request.expressions.filter) filtered = ConditionNames(*request.expressions.filter);
+  if (index->is_local) {
+    *fetch_table_items = select == "ALL_ATTRIBUTES" || !unprojected(wanted).empty() ||
+                         !unprojected(filtered).empty();
+    return select;
+  }
+  if (select == "ALL_ATTRIBUTES") {
+    return ApiError::Validation(
+        "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+        "for global secondary index " + index->name + " because its projection type is not ALL");
+  }
+  if (std::string missing = unprojected(wanted); !missing.empty()) {
+    return ApiError::Validation("One or more parameter values were invalid: Global secondary index " +
+                                index->name + " does not project [" + missing + "]");
+  }
+  if (std::string missing = unprojected(filtered); !missing.empty()) {
+    return ApiError::Validation("One or more parameter values were invalid: Secondary index " +
+                                index->name + " does not project one or more filter attributes: [" +
+                                missing + "]");
+  }
+  return select;
+}
+
+// Filters, projects and renders one page.
+std::string RenderPage(const engine::Page& page, const ReadRequest& request,
+                       const std::string& select) {
+  const auto& filter = request.expressions.filter;
+  std::vector<const expr::Path*> paths;
+  if (request.expressions.projection) {
+    for (const auto& path : request.expressions.projection->paths) paths.push_back(&path);
+  }
+  return RenderObject([&](JsonWriter& w) {
+    size_t count = 0;
+    if (select != "COUNT") {
+      w.Key("Items");
+      w.StartArray();
+    }
+    for (const Item& item : page.items) {
+      if (filter && !expr::EvaluateCondition(*filter, &item)) continue;
+      ++count;
+      if (select == "COUNT") continue;
+      if (paths.empty()) {
+        WriteItem(w, item);
+      } else {
+        WriteItem(w, expr::Project(item, paths));
+      }
+    }
+    if (select != "COUNT") w.EndArray();
+    w.Key("Count");
+    w.Uint64(count);
+    w.Key("ScannedCount");
+    w.Uint64(page.items.size());
+    if (page.last_evaluated_key) {
+      w.Key("LastEvaluatedKey");
+      WriteItem(w, *page.last_evaluated_key);
+    }
+  });
+}
+
+}  // namespace
+
+ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
+  auto parsed = ReadCommon(request, ReadOp::kQuery);
+  if (!parsed.ok()) return parsed.take_error();
+  const RequestExpressions& expressions = parsed->expressions;
+  ApiResult<std::vector<KeyTerm>> terms = std::vector<KeyTerm>{};
+  if (expressions.key_condition) {
+    terms = KeyTermsFromExpression(*expressions.key_condition);
+  } else if (expressions.key_conditions) {
+    terms = KeyTermsFromLegacy(*expressions.key_conditions);
+  } else {
+    return ApiError::Validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the "
+        "request.");
+  }
+  if (!terms.ok()) return terms.take_error();
+  auto target = FindTarget(ctx, *parsed);
+  if (!target.ok()) return target.take_error();
+  if (parsed->exclusive_start_key) {
+    auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);
+    if (!valid.ok()) return valid.take_error();
+  }
+  engine::QueryRequest query;
+  const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
+  auto applied = ApplyKeyTerms(*terms, key, &query);
+  if (!applied.ok()) return applied.take_error();
+  auto filter_ok = CheckFilterAvoidsKeys(*parsed, *target);
+  if (!filter_ok.ok()) return filter_ok.take_error();
+  auto select = ResolveSelect(*parsed, *target, &query.fetch_table_items);
+  if (!select.ok()) return select.take_error();
+  query.index_name = parsed->index_name;
+  query.forward = parsed->forward;
+  query.limit = parsed->limit;
+  query.exclusive_start_key = parsed->exclusive_start_key;
+  auto page = ctx.db.Query(ctx.caller.ns, parsed->table, query);
+  if (!page.ok()) return page.status();
+  return RenderPage(*page, *parsed, *select);
+}
+
+ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
+  auto parsed = ReadCommon(request, ReadOp::kScan);
+  if (!parsed.ok()) return parsed.take_error();
+  auto target = FindTarget(ctx, *parsed);
+  if (!target.ok()) return target.take_error();
+  if (parsed->exclusive_start_key) {
+    auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);
+    if (!valid.ok()) return valid.take_error();
+  }
+  engine::ScanRequest scan;
+  auto select = ResolveSelect(*parsed, *target, &scan.fetch_table_items);
+  if (!select.ok()) return select.take_error();
+  scan.index_name = parsed->index_name;
+  scan.segment = parsed->segment;
+  scan.total_segments = parsed->total_segments;
+  scan.limit = parsed->limit;
+  scan.exclusive_start_key = parsed->exclusive_start_key;
+  auto page = ctx.db.Scan(ctx.caller.ns, parsed->table, scan);
+  if (!page.ok()) return page.status();
+  return RenderPage(*page, *parsed, *select);
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,121 @@
+#include "engine/secondary_index.h"
+
+#include <algorithm>
+
+#include "engine/coding.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+
+namespace ddb::engine {
+
+std::vector<const IndexSchema*> AllIndexes(const TableSchema& schema) {
+  std::vector<const IndexSchema*> all;
+  for (const auto& index : schema.local_indexes) all.push_back(&index);
+  for (const auto& index : schema.global_indexes) all.push_back(&index);
+  return all;
+}
+
+const IndexSchema* FindIndex(const TableSchema& schema, std::string_view name) {
+  for (const IndexSchema* index : AllIndexes(schema)) {
+    if (index->name == name) return index;
+  }
+  return nullptr;
+}
+
+std::vector<const KeyElement*> IndexKeyElements(const IndexSchema& index) {
+  std::vector<const KeyElement*> elements;
+  for (const auto& e : index.key.hash) elements.push_back(&e);
+  for (const auto& e : index.key.range) elements.push_back(&e);
+  return elements;
+}
+
+std::string IndexPrefix(uint64_t table_id, uint32_t index_id) {
+  std::string out = TablePrefix(table_id);
+  coding::PutFixed32BE(&out, index_id);
+  return out;
+}
+
+std::string IndexPartitionPrefix(uint64_t table_id, const IndexSchema& index,
+                                 const std::vector<const AttributeValue*>& hash_values) {
+  std::string encoded;
+  for (const AttributeValue* value : hash_values) AppendKeyValue(*value, &encoded);
+  std::string out = IndexPrefix(table_id, index.index_id);
+  coding::PutFixed64BE(&out, PartitionHash(encoded));
+  out += encoded;
+  return out;
+}
+
+std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexSchema& index,
+                                         const Item& item) {
+  std::vector<const AttributeValue*> hash_values;
+  for (const auto& element : index.key.hash) {
+    auto it = item.find(element.name);
+    if (it == item.end()) return std::nullopt;
+    hash_values.push_back(&it->second);
+  }
+  std::string key = IndexPartitionPrefix(schema.table_id, index, hash_values);
+  for (const auto& element : index.key.range) {
+    auto it = item.find(element.name);
+    if (it == item.end()) return std::nullopt;
+    AppendKeyValue(it->second, &key);
+  }
+  AppendKeyValue(item.find(schema.hash_key().name)->second, &key);
+  if (const KeyElement* range = schema.range_key()) {
+    AppendKeyValue(item.find(range->name)->second, &key);
+  }
+  return key;
+}
+
+bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name) {
+  if (index.projection.type == ProjectionType::kAll) return true;
+  if (name == schema.hash_key().name) return true;
+  if (schema.range_key() && name == schema.range_key()->name) return true;
+  for (const KeyElement* element : IndexKeyElements(index)) {
+    if (element->name == name) return true;
+  }
+  const auto& extra = index.projection.non_key_attributes;
+  return index.projection.type == ProjectionType::kInclude &&
+         std::find(extra.begin(), extra.end(), name) != extra.end();
+}
+
+Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const Item& item) {
+  if (index.projection.type == ProjectionType::kAll) return item;
+  Item projected;
+  for (const auto& [name, value] : item) {
+    if (IndexProjects(schema, index, name)) projected.emplace(name, value);
+  }
+  return projected;
+}
+
+Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression) {
+  for (const IndexSchema* index : AllIndexes(schema)) {
+    for (const KeyElement* element : IndexKeyElements(*index)) {
+      auto it = item.find(element->name);
+      if (it == item.end()) continue;
+      if (!HasScalarType(it->second, element->type)) {
+        if (by_update_expression) {
+          return Status::InvalidArgument(
+              "The update expression attempted to update the secondary index key to unsupported "
+              "type");
+        }
+        return Status::InvalidArgument(
+            "One or more parameter values were invalid: Type mismatch for Index Key " +
+            element->name + " Expected: " + std::string(ScalarTypeName(element->type)) +
+            " Actual: " + std::string(TypeName(it->second.type())) + " IndexName: " +
+            index->name);
+      }
+      bool empty = (it->second.is<std::string>() && it->second.as<std::string>().empty()) ||
+                   (it->second.is<Binary>() && it->second.as<Binary>().bytes.empty());
+      if (empty) {
+        return Status::InvalidArgument(
+            "One or more parameter values are not valid. A value specified for a secondary "
+            "index key is not supported. The AttributeValue for a key attribute cannot contain "
+            "an empty " + std::string(it->second.is<Binary>() ? "binary" : "string") +
+            " value. IndexName: " + index->name + ", IndexKey: " + element->name);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace ddb::engine

@@ -1,0 +1,47 @@
+// TableState: the in-memory state of one live table, shared by the
+// Database's source files (database.cc, query_scan.cc). Not part of the
+// engine's interface.
+//
+// Thread safety: as annotated per member.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engine/catalog.h"
+
+namespace ddb::engine {
+
+// The in-memory state of one live table.
+struct TableState {
+  TableState(std::string ns, std::shared_ptr<const TableSchema> schema, TableStats stats)
+      : ns(std::move(ns)), schema_(std::move(schema)), stats(stats) {}
+
+  std::shared_ptr<const TableSchema> schema() const {
+    std::lock_guard lock(schema_mu_);
+    return schema_;
+  }
+  void set_schema(std::shared_ptr<const TableSchema> schema) {
+    std::lock_guard lock(schema_mu_);
+    schema_ = std::move(schema);
+  }
+
+  // Constant after construction.
+  const std::string ns;
+  int64_t active_at_millis = 0;  // CREATING until then (transient statuses)
+
+ private:
+  mutable std::mutex schema_mu_;
+  std::shared_ptr<const TableSchema> schema_;  // guarded by schema_mu_
+
+ public:
+  // Serializes every item write to this table: read, plan, write batch.
+  std::mutex write_mu;
+  TableStats stats;      // guarded by write_mu
+  std::map<uint32_t, TableStats> index_stats;  // by index_id; guarded by write_mu
+  bool dropped = false;  // guarded by write_mu
+};
+
+}  // namespace ddb::engine
