@@ -15,7 +15,9 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 
 // Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 16> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
+    {"BatchGetItem", BatchGetItem},
+    {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
@@ -29,6 +31,8 @@ constexpr std::array<std::pair<std::string_view, Handler>, 16> kHandlers = {{
     {"Query", Query},
     {"Scan", Scan},
     {"TagResource", TagResource},
+    {"TransactGetItems", TransactGetItems},
+    {"TransactWriteItems", TransactWriteItems},
     {"UntagResource", UntagResource},
     {"UpdateItem", UpdateItem},
     {"UpdateTable", UpdateTable},

@@ -13,7 +13,7 @@ constexpr std::string_view kCoralService = "com.amazon.coral.service#";
 
 ApiError Make(std::string_view prefix, std::string_view name, std::string message,
               int http_status = 400) {
-  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}};
+  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}};
 }
 
 }  // namespace
@@ -47,6 +47,18 @@ ApiError ApiError::ConditionalCheckFailed(std::string message) {
 }
 ApiError ApiError::TransactionConflict(std::string message) {
   return Make(kDynamoDb, "TransactionConflictException", std::move(message));
+}
+ApiError ApiError::TransactionCanceled(std::vector<CancellationReason> reasons) {
+  std::string codes;
+  for (const auto& reason : reasons) codes += (codes.empty() ? "" : ", ") + reason.code;
+  ApiError error = Make(kDynamoDb, "TransactionCanceledException",
+                        "Transaction cancelled, please refer cancellation reasons for specific "
+                        "reasons [" + codes + "]");
+  error.cancellation_reasons = std::move(reasons);
+  return error;
+}
+ApiError ApiError::IdempotentParameterMismatch(std::string message) {
+  return Make(kDynamoDb, "IdempotentParameterMismatchException", std::move(message));
 }
 ApiError ApiError::LimitExceeded(std::string message) {
   return Make(kDynamoDb, "LimitExceededException", std::move(message));
@@ -89,13 +101,34 @@ std::string RenderError(const ApiError& error) {
   writer.String(error.type.data(), static_cast<rapidjson::SizeType>(error.type.size()));
   // Protocol errors with nothing to add carry no message, as DynamoDB's.
   if (!error.message.empty()) {
-    // DynamoDB spells the member "Message" for SerializationException alone.
-    writer.Key(error.short_type() == "SerializationException" ? "Message" : "message");
+    // DynamoDB spells the member "Message" for these two alone.
+    bool capital = error.short_type() == "SerializationException" ||
+                   error.short_type() == "TransactionCanceledException";
+    writer.Key(capital ? "Message" : "message");
     writer.String(error.message.data(), static_cast<rapidjson::SizeType>(error.message.size()));
   }
   if (error.item) {
     writer.Key("Item");
     WriteItem(writer, *error.item);
+  }
+  if (!error.cancellation_reasons.empty()) {
+    writer.Key("CancellationReasons");
+    writer.StartArray();
+    for (const auto& reason : error.cancellation_reasons) {
+      writer.StartObject();
+      writer.Key("Code");
+      WriteString(writer, reason.code);
+      if (!reason.message.empty()) {
+        writer.Key("Message");
+        WriteString(writer, reason.message);
+      }
+      if (reason.item) {
+        writer.Key("Item");
+        WriteItem(writer, *reason.item);
+      }
+      writer.EndObject();
+    }
+    writer.EndArray();
   }
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());

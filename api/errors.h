@@ -14,17 +14,26 @@
 #include <optional>
 #include <utility>
 #include <string>
+#include <vector>
 
 #include "engine/attribute_value.h"
 #include "engine/status.h"
 
 namespace ddb::api {
 
+// One entry of TransactionCanceledException's CancellationReasons.
+struct CancellationReason {
+  std::string code;     // "None", "ConditionalCheckFailed", "ValidationError", ...
+  std::string message;  // empty for "None"
+  std::optional<engine::Item> item;
+};
+
 struct ApiError {
   std::string type;  // full __type, namespace included
   std::string message;
   int http_status = 400;
   std::optional<engine::Item> item;  // ConditionalCheckFailed with ALL_OLD
+  std::vector<CancellationReason> cancellation_reasons;  // TransactionCanceled only
 
   // The short name after '#', e.g. "ValidationException".
   std::string_view short_type() const;
@@ -37,6 +46,10 @@ struct ApiError {
   static ApiError ResourceInUse(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError TransactionConflict(std::string message);
+  // "Transaction cancelled, please refer cancellation reasons for specific
+  // reasons [A, B]", built from `reasons`.
+  static ApiError TransactionCanceled(std::vector<CancellationReason> reasons);
+  static ApiError IdempotentParameterMismatch(std::string message);
   static ApiError LimitExceeded(std::string message);
   static ApiError RequestTooLarge(std::string message);
   static ApiError Internal(std::string message);

@@ -36,6 +36,14 @@ ApiResult<std::string> GetItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteItem(Context&, const rapidjson::Value&);
 
+// batch_ops.cc
+ApiResult<std::string> BatchGetItem(Context&, const rapidjson::Value&);
+ApiResult<std::string> BatchWriteItem(Context&, const rapidjson::Value&);
+
+// transact_ops.cc
+ApiResult<std::string> TransactWriteItems(Context&, const rapidjson::Value&);
+ApiResult<std::string> TransactGetItems(Context&, const rapidjson::Value&);
+
 // query_scan_ops.cc
 ApiResult<std::string> Query(Context&, const rapidjson::Value&);
 ApiResult<std::string> Scan(Context&, const rapidjson::Value&);

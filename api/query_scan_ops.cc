@@ -3,6 +3,7 @@
 #include <set>
 
 #include "api/attribute_json.h"
+#include "api/capacity.h"
 #include "api/expression_request.h"
 #include "api/json_reader.h"
 #include "api/key_condition.h"
@@ -33,6 +34,7 @@ struct ReadRequest {
   std::optional<Item> exclusive_start_key;
   RequestExpressions expressions;
   const char* projection_member = nullptr;  // "ProjectionExpression" or "AttributesToGet"
+  std::string_view consumed_capacity = "NONE";  // ReturnConsumedCapacity
 };
 
 ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
@@ -85,6 +87,7 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   parsed.limit = static_cast<size_t>(limit.value_or(0));
   parsed.segment = static_cast<uint32_t>(segment.value_or(0));
   parsed.total_segments = static_cast<uint32_t>(total.value_or(1));
+  parsed.consumed_capacity = consumed.value_or("NONE");
   ExpressionSpec spec{.projection = true,
                       .key_condition = op == ReadOp::kQuery,
                       .filter = op == ReadOp::kQuery ? "QueryFilter" : "ScanFilter"};
@@ -268,7 +271,7 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, const Target& t
 
 // Filters, projects and renders one page.
 std::string RenderPage(const engine::Page& page, const ReadRequest& request,
-                       const std::string& select) {
+                       const std::string& select, const Target& target) {
   const auto& filter = request.expressions.filter;
   std::vector<const expr::Path*> paths;
   if (request.expressions.projection) {
@@ -298,6 +301,12 @@ std::string RenderPage(const engine::Page& page, const ReadRequest& request,
     if (page.last_evaluated_key) {
       w.Key("LastEvaluatedKey");
       WriteItem(w, *page.last_evaluated_key);
+    }
+    if (WantsCapacity(request.consumed_capacity)) {
+      w.Key("ConsumedCapacity");
+      WriteCapacity(w, request.consumed_capacity,
+                    ReadConsumption(*target.schema, target.index, page.bytes_read,
+                                    request.consistent));
     }
   });
 }
@@ -339,7 +348,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   query.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Query(ctx.caller.ns, parsed->table, query);
   if (!page.ok()) return page.status();
-  return RenderPage(*page, *parsed, *select);
+  return RenderPage(*page, *parsed, *select, *target);
 }
 
 ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
@@ -361,7 +370,7 @@ ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
   scan.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Scan(ctx.caller.ns, parsed->table, scan);
   if (!page.ok()) return page.status();
-  return RenderPage(*page, *parsed, *select);
+  return RenderPage(*page, *parsed, *select, *target);
 }
 
 }  // namespace ddb::api

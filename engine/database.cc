@@ -381,75 +381,99 @@ Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::strin
   });
 }
 
+Result<std::optional<Item>> Database::ReadCurrent(const std::string& item_key,
+                                                  const Store::Snapshot* snapshot) const {
+  auto stored = store_->Get(Family::kItems, item_key, snapshot);
+  if (!stored.ok()) return stored.status();
+  if (!stored->has_value()) return std::optional<Item>();
+  auto decoded = DecodeItem(**stored);
+  if (!decoded.ok()) return decoded.status();
+  return std::optional<Item>(std::move(decoded).value());
+}
+
 Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const TableSchema& schema,
                                                   const Item& key, const Planner& planner) {
   std::string item_key = ItemKey(schema.table_id, schema, key);
 
   std::lock_guard lock(state.write_mu);
   if (state.dropped) return ItemTableNotFound();
-  auto stored = store_->Get(Family::kItems, item_key);
-  if (!stored.ok()) return stored.status();
-  std::optional<Item> old_item;
-  if (stored->has_value()) {
-    auto decoded = DecodeItem(**stored);
-    if (!decoded.ok()) return decoded.status();
-    old_item = std::move(decoded).value();
-  }
-  auto mutation = planner(old_item ? &*old_item : nullptr);
+  auto old_item = ReadCurrent(item_key);
+  if (!old_item.ok()) return old_item.status();
+  auto mutation = planner(*old_item ? &**old_item : nullptr);
   if (!mutation.ok()) return mutation.status();
-
-  TableStats stats = state.stats;
-  if (old_item) {
-    stats.item_count -= 1;
-    stats.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+  if (mutation->kind == Mutation::Kind::kNone ||
+      (mutation->kind == Mutation::Kind::kDelete && !*old_item)) {
+    return old_item;
   }
   Store::Batch batch(*store_);
-  std::map<uint32_t, TableStats> index_stats;
-  switch (mutation->kind) {
-    case Mutation::Kind::kNone:
-      return old_item;
-    case Mutation::Kind::kPut: {
-      const Item& new_item = mutation->new_item;
-      DDB_RETURN_IF_ERROR(ValidateItemKey(schema, new_item));
-      if (ExtractKey(schema, new_item) != key) {
-        return Status::InvalidArgument("A write may not change the key of the item it replaces");
-      }
-      size_t size = ItemSize(new_item);
-      if (size > kMaxItemBytes) {
-        return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
-      }
-      DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_item ? &*old_item : nullptr,
-                                            &new_item, mutation->by_update_expression, batch,
-                                            &index_stats));
-      batch.Put(Family::kItems, item_key, EncodeItem(new_item));
-      stats.item_count += 1;
-      stats.size_bytes += static_cast<int64_t>(size);
-      break;
-    }
-    case Mutation::Kind::kDelete:
-      if (!old_item) return old_item;
-      DDB_RETURN_IF_ERROR(
-          WriteIndexEntries(state, schema, &*old_item, nullptr, false, batch, &index_stats));
-      batch.Delete(Family::kItems, item_key);
-      break;
-  }
-  batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats(stats));
+  PendingStats pending(state);
+  DDB_RETURN_IF_ERROR(
+      AddMutation(state, schema, item_key, key, *old_item, *mutation, batch, pending));
+  pending.AddTo(schema.table_id, batch);
   DDB_RETURN_IF_ERROR(store_->Write(batch));
-  state.stats = stats;
-  for (auto& [id, index_stat] : index_stats) state.index_stats[id] = index_stat;
+  pending.CommitTo(state);
   return old_item;
+}
+
+Status Database::AddMutation(TableState& state, const TableSchema& schema,
+                             const std::string& item_key, const Item& key,
+                             const std::optional<Item>& old_item, const Mutation& mutation,
+                             Store::Batch& batch, PendingStats& pending) {
+  const Item* old_ptr = old_item ? &*old_item : nullptr;
+  if (mutation.kind == Mutation::Kind::kNone) return Status::Ok();
+  if (mutation.kind == Mutation::Kind::kDelete) {
+    if (!old_item) return Status::Ok();
+    DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, nullptr, false, batch, pending));
+    batch.Delete(Family::kItems, item_key);
+    pending.table.item_count -= 1;
+    pending.table.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+    return Status::Ok();
+  }
+  const Item& new_item = mutation.new_item;
+  DDB_RETURN_IF_ERROR(ValidateItemKey(schema, new_item));
+  if (ExtractKey(schema, new_item) != key) {
+    return Status::InvalidArgument("A write may not change the key of the item it replaces");
+  }
+  size_t size = ItemSize(new_item);
+  if (size > kMaxItemBytes) {
+    return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
+  }
+  DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, &new_item,
+                                        mutation.by_update_expression, batch, pending));
+  batch.Put(Family::kItems, item_key, EncodeItem(new_item));
+  if (old_item) {
+    pending.table.item_count -= 1;
+    pending.table.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+  }
+  pending.table.item_count += 1;
+  pending.table.size_bytes += static_cast<int64_t>(size);
+  return Status::Ok();
+}
+
+void PendingStats::AddTo(uint64_t table_id, Store::Batch& batch) const {
+  batch.Put(Family::kCatalog, StatsKey(table_id), EncodeTableStats(table));
+  for (const auto& [id, stats] : indexes) {
+    batch.Put(Family::kCatalog, IndexStatsKey(table_id, id), EncodeTableStats(stats));
+  }
+}
+
+void PendingStats::CommitTo(TableState& state) const {
+  state.stats = table;
+  for (const auto& [id, stats] : indexes) state.index_stats[id] = stats;
 }
 
 Status Database::WriteIndexEntries(TableState& state, const TableSchema& schema,
                                    const Item* old_item, const Item* new_item,
                                    bool by_update_expression, Store::Batch& batch,
-                                   std::map<uint32_t, TableStats>* index_stats) {
+                                   PendingStats& pending) {
   if (new_item) DDB_RETURN_IF_ERROR(ValidateIndexKeys(schema, *new_item, by_update_expression));
   for (const IndexSchema* index : AllIndexes(schema)) {
     auto old_key = old_item ? IndexEntryKey(schema, *index, *old_item) : std::nullopt;
     auto new_key = new_item ? IndexEntryKey(schema, *index, *new_item) : std::nullopt;
     if (!old_key && !new_key) continue;
-    TableStats stats = state.index_stats[index->index_id];
+    auto [it, fresh] = pending.indexes.try_emplace(index->index_id);
+    if (fresh) it->second = state.index_stats[index->index_id];
+    TableStats& stats = it->second;
     if (old_key) {
       if (!new_key || *new_key != *old_key) batch.Delete(Family::kIndexes, *old_key);
       stats.item_count -= 1;
@@ -462,9 +486,6 @@ Status Database::WriteIndexEntries(TableState& state, const TableSchema& schema,
       stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
       batch.Put(Family::kIndexes, *new_key, EncodeItem(projected));
     }
-    batch.Put(Family::kCatalog, IndexStatsKey(schema.table_id, index->index_id),
-              EncodeTableStats(stats));
-    (*index_stats)[index->index_id] = stats;
   }
   return Status::Ok();
 }

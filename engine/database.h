@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -34,7 +35,7 @@
 
 namespace ddb::engine {
 
-class Store;
+struct PendingStats;
 struct TableState;
 
 struct DatabaseOptions {
@@ -73,6 +74,32 @@ using Planner = std::function<Result<Mutation>(const Item* old_item)>;
 
 // Accepts or rejects a write given the current item (nullptr when absent).
 using Precondition = std::function<Status(const Item* old_item)>;
+
+// One action of TransactWriteItems: the item's key and what to do with it.
+struct TransactWriteItem {
+  std::string table;
+  Item key;
+  Planner planner;  // may return kConditionFailed to cancel the transaction
+};
+
+struct TransactWriteOutcome {
+  bool committed = false;
+  // When not committed: per item, Ok or the reason it cancels.
+  std::vector<Status> reasons;
+  // Per item: the item before the transaction (nullopt when absent).
+  std::vector<std::optional<Item>> before;
+  // When committed, per item: the item after it (nullopt when absent).
+  std::vector<std::optional<Item>> after;
+};
+
+// What a ClientRequestToken says about a request.
+enum class TokenCheck { kNew, kRepeat, kMismatch };
+
+// An item to read: its table and key.
+struct ItemRef {
+  std::string table;
+  Item key;
+};
 
 class Database {
  public:
@@ -136,6 +163,30 @@ class Database {
   Result<std::optional<Item>> DeleteItem(std::string_view ns, std::string_view table,
                                          const Item& key, const Precondition& check = nullptr);
 
+  // --- Transactions and batches (transaction.cc) --------------------------
+
+  // Runs every planner against the current items, then applies all their
+  // mutations — items, index entries, statistics — in one write batch, or
+  // none of them if any planner or check fails (committed = false, with the
+  // reasons). The tables' write locks are held throughout, taken in table-id
+  // order, so transactions and single-item writes serialize and never
+  // deadlock; readers see all of a transaction or none of it. kNotFound for
+  // a missing table; kInvalidArgument for a key that does not match its
+  // schema.
+  Result<TransactWriteOutcome> TransactWrite(std::string_view ns,
+                                             const std::vector<TransactWriteItem>& items);
+
+  // Idempotency of TransactWriteItems: whether `token` was recorded in `ns`
+  // (and has not expired), and for a request with this `fingerprint`.
+  TokenCheck CheckToken(std::string_view ns, std::string_view token,
+                        std::string_view fingerprint);
+  void RecordToken(std::string_view ns, std::string_view token, std::string_view fingerprint,
+                   int64_t lifetime_millis);
+
+  // Reads several items from one snapshot: a consistent view across tables.
+  Result<std::vector<std::optional<Item>>> GetItems(std::string_view ns,
+                                                    const std::vector<ItemRef>& refs) const;
+
   // --- Query and Scan (query_scan.cc) ------------------------------------
 
   // The table's current schema; kNotFound ("Requested resource not found").
@@ -163,11 +214,20 @@ class Database {
   // WriteItem once the table and its schema are known.
   Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& schema,
                                           const Item& key, const Planner& planner);
+  // The item stored under `item_key`, or nullopt.
+  Result<std::optional<Item>> ReadCurrent(const std::string& item_key,
+                                          const Store::Snapshot* snapshot = nullptr) const;
+  // Adds `mutation` of the item `key` (currently `old_item`) to `batch`:
+  // checks, the item, its index entries, and the statistics in `pending`.
+  // REQUIRES: state.write_mu held.
+  Status AddMutation(TableState& state, const TableSchema& schema, const std::string& item_key,
+                     const Item& key, const std::optional<Item>& old_item,
+                     const Mutation& mutation, Store::Batch& batch, PendingStats& pending);
   // Index entries and index statistics for replacing `old_item` by
-  // `new_item` (either may be null), added to `batch`.
+  // `new_item` (either may be null), added to `batch` and `pending`.
   Status WriteIndexEntries(TableState& state, const TableSchema& schema, const Item* old_item,
                            const Item* new_item, bool by_update_expression, Store::Batch& batch,
-                           std::map<uint32_t, TableStats>* index_stats);
+                           PendingStats& pending);
   // Creates the entries of `index` for every item of the table.
   // REQUIRES: state.write_mu held.
   Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index);
@@ -189,6 +249,10 @@ class Database {
   // Guarded by catalog_mu_: tables deleted while transient statuses are on,
   // described as DELETING until their deadline.
   std::map<std::string, std::pair<TableDescription, int64_t>, std::less<>> deleting_;
+
+  std::mutex tokens_mu_;
+  // Guarded by tokens_mu_: ns 0x00 token -> (fingerprint, expiry millis).
+  std::map<std::string, std::pair<std::string, int64_t>, std::less<>> tokens_;
 };
 
 }  // namespace ddb::engine

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/catalog.h"
+#include "engine/store.h"
 
 namespace ddb::engine {
 
@@ -42,6 +43,20 @@ struct TableState {
   TableStats stats;      // guarded by write_mu
   std::map<uint32_t, TableStats> index_stats;  // by index_id; guarded by write_mu
   bool dropped = false;  // guarded by write_mu
+};
+
+// Statistics a write batch will leave a table with, applied to the
+// TableState only once the batch is written.
+struct PendingStats {
+  explicit PendingStats(const TableState& state) : table(state.stats) {}
+
+  // Stores the statistics in `batch` (catalog keys).
+  void AddTo(uint64_t table_id, Store::Batch& batch) const;
+  // REQUIRES: state.write_mu held; the batch has been written.
+  void CommitTo(TableState& state) const;
+
+  TableStats table;
+  std::map<uint32_t, TableStats> indexes;  // only those the batch changes
 };
 
 }  // namespace ddb::engine

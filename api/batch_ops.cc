@@ -1,0 +1,286 @@
+// BatchGetItem and BatchWriteItem: up to 100 reads / 25 writes over several
+// tables. Each write is atomic on its own; the batch as a whole is not, as
+// in DynamoDB. The whole batch is validated before anything is written.
+#include <set>
+
+#include "api/attribute_json.h"
+#include "api/capacity.h"
+#include "api/expression_request.h"
+#include "api/json_reader.h"
+#include "api/operations.h"
+#include "engine/expression/document_path.h"
+#include "engine/key_validation.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+using engine::Item;
+
+constexpr size_t kMaxBatchGetKeys = 100;
+constexpr size_t kMaxBatchWrites = 25;
+constexpr size_t kMaxBatchGetResponseBytes = 16 * 1024 * 1024;
+
+ApiError Duplicates() {
+  return ApiError::Validation("Provided list of item keys contains duplicates");
+}
+
+// A table's key attributes of `item` rendered canonically: equal keys give
+// equal strings (numbers are canonical, the map is ordered).
+std::string KeyIdentity(const std::string& table, const engine::TableSchema& schema,
+                        const Item& item) {
+  return table + '\0' + engine::DebugString(engine::ExtractKey(schema, item));
+}
+
+ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request) {
+  RequestReader r(request);
+  const rapidjson::Value* items = r.Object("RequestItems");
+  auto consumed = r.String("ReturnConsumedCapacity");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(items != nullptr, "requestItems");
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  if (!constraints.empty()) return constraints.ToError();
+  if (items->ObjectEmpty()) {
+    constraints.Violation("{}", "requestItems",
+                          "Member must have length greater than or equal to 1");
+    return constraints.ToError();
+  }
+  for (const auto& table : items->GetObject()) {
+    constraints.TableName(View(table.name), "requestItems.key");
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  return items;
+}
+
+std::string_view CapacityMode(const rapidjson::Value& request) {
+  auto it = request.FindMember("ReturnConsumedCapacity");
+  return it != request.MemberEnd() && it->value.IsString() ? View(it->value) : "NONE";
+}
+
+void WriteCapacities(JsonWriter& w, std::string_view mode,
+                     const std::map<std::string, Consumption>& consumed) {
+  if (!WantsCapacity(mode)) return;
+  w.Key("ConsumedCapacity");
+  w.StartArray();
+  for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
+  w.EndArray();
+}
+
+// --- BatchGetItem ------------------------------------------------------------
+
+struct TableGets {
+  std::string table;
+  const rapidjson::Value* json = nullptr;  // the table's KeysAndAttributes
+  std::shared_ptr<const engine::TableSchema> schema;
+  std::vector<Item> keys;
+  bool consistent = false;
+  RequestExpressions expressions;
+};
+
+ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value& items) {
+  std::vector<TableGets> tables;
+  size_t total = 0;
+  for (const auto& member : items.GetObject()) {
+    TableGets gets;
+    gets.table = std::string(View(member.name));
+    gets.json = &member.value;
+    if (!member.value.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    RequestReader r(member.value);
+    const rapidjson::Value* keys = r.Array("Keys");
+    gets.consistent = r.Bool("ConsistentRead").value_or(false);
+    if (r.failed()) return r.error();
+    Constraints constraints;
+    constraints.NotNull(keys != nullptr, "requestItems." + gets.table + ".member.keys");
+    if (!constraints.empty()) return constraints.ToError();
+    if (keys->Empty()) {
+      constraints.Violation("[]", "requestItems." + gets.table + ".member.keys",
+                            "Member must have length greater than or equal to 1");
+      return constraints.ToError();
+    }
+    total += keys->Size();
+    if (total > kMaxBatchGetKeys) {
+      return ApiError::Validation("Too many items requested for the BatchGetItem call");
+    }
+    auto expressions = ReadExpressions(member.value, {.projection = true});
+    if (!expressions.ok()) return expressions.take_error();
+    gets.expressions = std::move(expressions).value();
+    for (const auto& key_json : keys->GetArray()) {
+      auto key = ParseItem(key_json);
+      if (!key.ok()) return key.take_error();
+      gets.keys.push_back(std::move(key).value());
+    }
+    tables.push_back(std::move(gets));
+  }
+  for (TableGets& gets : tables) {
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets.table);
+    if (!schema.ok()) return schema.status();
+    gets.schema = std::move(schema).value();
+    std::set<std::string> seen;
+    for (const Item& key : gets.keys) {
+      if (auto status = engine::ValidateKey(*gets.schema, key); !status.ok()) return status;
+      if (!seen.insert(KeyIdentity(gets.table, *gets.schema, key)).second) return Duplicates();
+    }
+  }
+  return tables;
+}
+
+}  // namespace
+
+ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& request) {
+  auto items = RequestItems(request);
+  if (!items.ok()) return items.take_error();
+  auto tables = ReadGets(ctx, **items);
+  if (!tables.ok()) return tables.take_error();
+  std::vector<engine::ItemRef> refs;
+  for (const TableGets& gets : *tables) {
+    for (const Item& key : gets.keys) refs.push_back({gets.table, key});
+  }
+  auto found = ctx.db.GetItems(ctx.caller.ns, refs);
+  if (!found.ok()) return found.status();
+  std::string_view mode = CapacityMode(request);
+  std::map<std::string, Consumption> consumed;
+  size_t bytes = 0;
+  return RenderObject([&](JsonWriter& w) {
+    size_t next = 0;
+    // Keys past the 16 MB response cap, by table.
+    std::map<std::string, std::vector<const Item*>> unprocessed;
+    w.Key("Responses");
+    w.StartObject();
+    for (const TableGets& gets : *tables) {
+      WriteString(w, gets.table);
+      w.StartArray();
+      std::vector<const expr::Path*> paths;
+      if (gets.expressions.projection) {
+        for (const auto& path : gets.expressions.projection->paths) paths.push_back(&path);
+      }
+      Consumption& c = consumed.try_emplace(gets.table, Consumption(gets.table, false)).first->second;
+      for (const Item& key : gets.keys) {
+        const std::optional<Item>& item = (*found)[next++];
+        if (bytes > kMaxBatchGetResponseBytes) {
+          unprocessed[gets.table].push_back(&key);
+          continue;
+        }
+        size_t size = item ? engine::ItemSize(*item) : 0;
+        c.Add(ReadConsumption(*gets.schema, nullptr, size, gets.consistent));
+        if (!item) continue;
+        bytes += size;
+        WriteItem(w, paths.empty() ? *item : expr::Project(*item, paths));
+      }
+      w.EndArray();
+    }
+    w.EndObject();
+    w.Key("UnprocessedKeys");
+    w.StartObject();
+    for (const TableGets& gets : *tables) {
+      auto it = unprocessed.find(gets.table);
+      if (it == unprocessed.end()) continue;
+      WriteString(w, gets.table);
+      w.StartObject();
+      for (const auto& member : gets.json->GetObject()) {  // echo the table's parameters
+        if (View(member.name) == "Keys") continue;
+        WriteString(w, View(member.name));
+        member.value.Accept(w);
+      }
+      w.Key("Keys");
+      w.StartArray();
+      for (const Item* key : it->second) WriteItem(w, *key);
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndObject();
+    WriteCapacities(w, mode, consumed);
+  });
+}
+
+ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& request) {
+  auto items = RequestItems(request);
+  if (!items.ok()) return items.take_error();
+  struct Write {
+    std::string table;
+    std::shared_ptr<const engine::TableSchema> schema;
+    bool put = false;
+    Item item;  // the item (put) or the key (delete)
+  };
+  std::vector<Write> writes;
+  Constraints constraints;
+  for (const auto& member : (*items)->GetObject()) {
+    std::string table(View(member.name));
+    if (!member.value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
+    size_t count = member.value.Size();
+    if (count == 0 || count > kMaxBatchWrites) {
+      constraints.Violation("[" + std::to_string(count) + " items]", "requestItems." + table +
+                            ".member", count == 0
+                                ? "Member must have length greater than or equal to 1"
+                                : "Member must have length less than or equal to 25");
+      continue;
+    }
+    for (const auto& element : member.value.GetArray()) {
+      if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+      RequestReader r(element);
+      const rapidjson::Value* put = r.Object("PutRequest");
+      const rapidjson::Value* del = r.Object("DeleteRequest");
+      if (r.failed()) return r.error();
+      if ((put != nullptr) == (del != nullptr)) {
+        return ApiError::Validation(
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+            "of the supported datatypes");
+      }
+      RequestReader inner(put ? *put : *del);
+      const rapidjson::Value* body = inner.Object(put ? "Item" : "Key");
+      if (inner.failed()) return inner.error();
+      if (!body) {
+        constraints.NotNull(false, "requestItems." + table + ".member." +
+                                       (put ? "putRequest.item" : "deleteRequest.key"));
+        continue;
+      }
+      auto parsed = ParseItem(*body);
+      if (!parsed.ok()) return parsed.take_error();
+      writes.push_back({table, nullptr, put != nullptr, std::move(parsed).value()});
+    }
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  if (writes.size() > kMaxBatchWrites) {
+    constraints.Violation("map", "requestItems",
+                          "Map value must satisfy constraint: [Member must have length less than "
+                          "or equal to 25, Member must have length greater than or equal to 1]");
+    return constraints.ToError();
+  }
+  // Everything is checked before anything is written.
+  std::set<std::string> seen;
+  for (Write& write : writes) {
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, write.table);
+    if (!schema.ok()) return schema.status();
+    write.schema = std::move(schema).value();
+    engine::Status valid = write.put ? engine::ValidateItemKey(*write.schema, write.item)
+                                     : engine::ValidateKey(*write.schema, write.item);
+    if (valid.ok() && write.put) valid = engine::ValidateIndexKeys(*write.schema, write.item, false);
+    if (!valid.ok()) return valid;
+    if (write.put && engine::ItemSize(write.item) > engine::kMaxItemBytes) {
+      return ApiError::Validation("Item size has exceeded the maximum allowed size");
+    }
+    if (!seen.insert(KeyIdentity(write.table, *write.schema, write.item)).second) {
+      return Duplicates();
+    }
+  }
+  std::string_view mode = CapacityMode(request);
+  std::map<std::string, Consumption> consumed;
+  for (Write& write : writes) {
+    auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
+                              : ctx.db.DeleteItem(ctx.caller.ns, write.table, write.item);
+    if (!old_item.ok()) return old_item.status();
+    const Item* old_ptr = *old_item ? &**old_item : nullptr;
+    Consumption c =
+        WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr);
+    consumed.try_emplace(write.table, Consumption(write.table, true)).first->second.Add(c);
+  }
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("UnprocessedItems");
+    w.StartObject();
+    w.EndObject();
+    WriteCapacities(w, mode, consumed);
+  });
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,125 @@
+#include "api/capacity.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/secondary_index.h"
+
+namespace ddb::api {
+namespace {
+
+size_t Blocks(size_t bytes, size_t block) { return std::max<size_t>(1, (bytes + block - 1) / block); }
+
+// {"CapacityUnits": n}, with the read/write split that DynamoDB adds only
+// for transactions.
+void WriteUnitsObject(JsonWriter& w, double units, const Consumption& c) {
+  w.StartObject();
+  w.Key("CapacityUnits");
+  w.Double(units);
+  if (c.transactional) {
+    w.Key(c.write ? "WriteCapacityUnits" : "ReadCapacityUnits");
+    w.Double(units);
+  }
+  w.EndObject();
+}
+
+}  // namespace
+
+double Consumption::total() const {
+  double sum = table_units;
+  for (const auto& [_, units] : global_indexes) sum += units;
+  for (const auto& [_, units] : local_indexes) sum += units;
+  return sum;
+}
+
+void Consumption::Add(const Consumption& other) {
+  transactional = transactional || other.transactional;
+  table_units += other.table_units;
+  for (const auto& [name, units] : other.global_indexes) global_indexes[name] += units;
+  for (const auto& [name, units] : other.local_indexes) local_indexes[name] += units;
+}
+
+double ReadUnits(size_t bytes, bool consistent, bool transactional) {
+  double units = static_cast<double>(Blocks(bytes, 4096));
+  if (transactional) return units * 2;
+  return consistent ? units : units / 2;
+}
+
+double WriteUnits(size_t bytes, bool transactional) {
+  double units = static_cast<double>(Blocks(bytes, 1024));
+  return transactional ? units * 2 : units;
+}
+
+Consumption WriteConsumption(const engine::TableSchema& schema, const engine::Item* old_item,
+                             const engine::Item* new_item, bool transactional) {
+  Consumption c(schema.name, true);
+  c.transactional = transactional;
+  size_t old_size = old_item ? engine::ItemSize(*old_item) : 0;
+  size_t new_size = new_item ? engine::ItemSize(*new_item) : 0;
+  c.table_units = WriteUnits(std::max(old_size, new_size), transactional);
+  // Index entries are charged once, also in transactions.
+  for (const engine::IndexSchema* index : engine::AllIndexes(schema)) {
+    auto old_key = old_item ? engine::IndexEntryKey(schema, *index, *old_item) : std::nullopt;
+    auto new_key = new_item ? engine::IndexEntryKey(schema, *index, *new_item) : std::nullopt;
+    double units = 0;
+    auto entry = [&](const engine::Item& item) {
+      return engine::ProjectForIndex(schema, *index, item);
+    };
+    auto entry_units = [&](const engine::Item& item) {
+      return WriteUnits(engine::ItemSize(entry(item)));
+    };
+    if (old_key && new_key && *old_key == *new_key) {
+      if (entry(*old_item) == entry(*new_item)) continue;  // the index does not change
+      units = std::max(entry_units(*old_item), entry_units(*new_item));
+    } else {
+      if (old_key) units += entry_units(*old_item);
+      if (new_key) units += entry_units(*new_item);
+    }
+    if (units == 0) continue;
+    (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
+  }
+  return c;
+}
+
+Consumption ReadConsumption(const engine::TableSchema& schema, const engine::IndexSchema* index,
+                            size_t bytes, bool consistent, bool transactional) {
+  Consumption c(schema.name, false);
+  c.transactional = transactional;
+  double units = ReadUnits(bytes, consistent, transactional);
+  if (!index) {
+    c.table_units = units;
+  } else {
+    (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
+  }
+  return c;
+}
+
+void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& consumption) {
+  w.StartObject();
+  w.Key("TableName");
+  WriteString(w, consumption.table);
+  w.Key("CapacityUnits");
+  w.Double(consumption.total());
+  if (consumption.transactional) {
+    w.Key(consumption.write ? "WriteCapacityUnits" : "ReadCapacityUnits");
+    w.Double(consumption.total());
+  }
+  if (mode == "INDEXES") {
+    w.Key("Table");
+    WriteUnitsObject(w, consumption.table_units, consumption);
+    for (const auto* indexes : {&consumption.local_indexes, &consumption.global_indexes}) {
+      if (indexes->empty()) continue;
+      w.Key(indexes == &consumption.local_indexes ? "LocalSecondaryIndexes"
+                                                  : "GlobalSecondaryIndexes");
+      w.StartObject();
+      for (const auto& [name, units] : *indexes) {
+        WriteString(w, name);  // as a key
+        WriteUnitsObject(w, units, consumption);
+      }
+      w.EndObject();
+    }
+  }
+  w.EndObject();
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,58 @@
+// ConsumedCapacity: the read and write units DynamoDB charges for each
+// data operation ("Read/write capacity mode" in the developer guide), and
+// their rendering for ReturnConsumedCapacity TOTAL and INDEXES.
+//
+// Reads cost one unit per 4 KB (rounded up, at least one), half that when
+// eventually consistent; writes one unit per 1 KB of the larger of the old
+// and new item; transactional operations twice that on the table. An index
+// costs what writing its entries costs (never doubled): the old entry's
+// deletion and the new one's write when the index key changes, nothing when
+// its entry does not change.
+//
+// Thread safety: plain values and pure functions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "api/json_reader.h"
+#include "engine/attribute_value.h"
+#include "engine/catalog.h"
+
+namespace ddb::api {
+
+// What one request consumed on one table and its indexes.
+struct Consumption {
+  Consumption() = default;
+  Consumption(std::string table_name, bool is_write) : table(std::move(table_name)), write(is_write) {}
+
+  std::string table;
+  bool write = false;
+  double table_units = 0;
+  bool transactional = false;  // rendered with the Read/WriteCapacityUnits split
+  std::map<std::string, double> global_indexes;
+  std::map<std::string, double> local_indexes;
+
+  double total() const;
+  void Add(const Consumption& other);
+};
+
+double ReadUnits(size_t bytes, bool consistent, bool transactional = false);
+double WriteUnits(size_t bytes, bool transactional = false);
+
+// The cost of writing `new_item` over `old_item` (either may be null).
+Consumption WriteConsumption(const engine::TableSchema& schema, const engine::Item* old_item,
+                             const engine::Item* new_item, bool transactional = false);
+
+// The cost of reading `bytes` from the table, or from `index` when given.
+Consumption ReadConsumption(const engine::TableSchema& schema, const engine::IndexSchema* index,
+                            size_t bytes, bool consistent, bool transactional = false);
+
+// Whether ReturnConsumedCapacity asks for anything.
+inline bool WantsCapacity(std::string_view mode) { return mode == "TOTAL" || mode == "INDEXES"; }
+
+// Writes one ConsumedCapacity object. REQUIRES: WantsCapacity(mode).
+void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& consumption);
+
+}  // namespace ddb::api

@@ -1,0 +1,116 @@
+#include "api/item_request.h"
+
+#include "api/attribute_json.h"
+#include "api/json_reader.h"
+#include "engine/expression/evaluate.h"
+#include "engine/expression/update.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+using engine::Item;
+using engine::Status;
+
+ExpressionSpec SpecFor(ItemOp op) {
+  switch (op) {
+    case ItemOp::kGet: return {.projection = true};
+    case ItemOp::kUpdate: return {.update = true, .condition = true};
+    default: return {.condition = true};  // Put, Delete, ConditionCheck
+  }
+}
+
+}  // namespace
+
+ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op) {
+  bool writes = op != ItemOp::kGet;
+  RequestReader r(request);
+  auto table = r.String("TableName");
+  const rapidjson::Value* attributes_json = r.Object(op == ItemOp::kPut ? "Item" : "Key");
+  auto return_values = r.String("ReturnValues");
+  auto on_failure = r.String("ReturnValuesOnConditionCheckFailure");
+  auto consumed = r.String("ReturnConsumedCapacity");
+  auto metrics = r.String("ReturnItemCollectionMetrics");
+  auto consistent = r.Bool("ConsistentRead");  // reads are always consistent; capacity differs
+  if (r.failed()) return r.error();
+
+  Constraints constraints;
+  constraints.TableName(table);
+  if (writes) {
+    constraints.Enum(return_values, "returnValues",
+                     {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
+    constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
+    constraints.Enum(on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
+  }
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.NotNull(attributes_json != nullptr, op == ItemOp::kPut ? "item" : "key");
+  if (!constraints.empty()) return constraints.ToError();
+
+  ItemRequest parsed;
+  parsed.table = std::string(*table);
+  if (writes && return_values) parsed.return_values = *return_values;
+  if (consumed) parsed.return_consumed_capacity = *consumed;
+  parsed.consistent = consistent.value_or(false);
+  parsed.old_item_on_failure = on_failure == "ALL_OLD";
+  if ((op == ItemOp::kPut || op == ItemOp::kDelete) && parsed.return_values != "NONE" &&
+      parsed.return_values != "ALL_OLD") {
+    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  auto expressions = ReadExpressions(request, SpecFor(op));
+  if (!expressions.ok()) return expressions.take_error();
+  parsed.expressions = std::move(expressions).value();
+  auto attributes = ParseItem(*attributes_json);
+  if (!attributes.ok()) return attributes.take_error();
+  parsed.attributes = std::move(attributes).value();
+  return parsed;
+}
+
+engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current) {
+  const Item& key = request.attributes;
+  Item item = current ? *current : key;
+  if (!request.expressions.update) return item;
+  std::vector<std::string> key_names;
+  for (const auto& [name, _] : key) key_names.push_back(name);
+  const expr::Update& update = *request.expressions.update;
+  DDB_RETURN_IF_ERROR(expr::CheckUpdate(update, key_names));
+  Status applied = expr::ApplyUpdate(update, &item);
+  if (!applied.ok()) {
+    // AttributeUpdates reports a runtime type clash in the legacy words.
+    if (request.expressions.legacy_update &&
+        applied.message() == "An operand in the update expression has an incorrect data type") {
+      return Status::InvalidArgument("Type mismatch for attribute to update");
+    }
+    return applied;
+  }
+  for (const auto& [_, value] : item) {
+    if (engine::NestingDepth(value) >= engine::kMaxNestingDepth) {
+      return Status::InvalidArgument(
+          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+          "levels beyond supported limit");
+    }
+  }
+  if (engine::ItemSize(item) > engine::kMaxItemBytes) {
+    return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
+  }
+  return item;
+}
+
+Status ConditionCheck::operator()(const Item* current) {
+  const auto& condition = request_.expressions.condition;
+  if (!condition || expr::EvaluateCondition(*condition, current)) return Status::Ok();
+  if (current && request_.old_item_on_failure) failed_item_ = *current;
+  return Status::ConditionFailed(std::string(kConditionFailed));
+}
+
+engine::Precondition ConditionCheck::Precondition() {
+  if (!request_.expressions.condition) return nullptr;
+  return [this](const Item* current) { return (*this)(current); };
+}
+
+ApiError ConditionCheck::Error(const Status& status) {
+  ApiError error = FromStatus(status);
+  if (status.code() == Status::Code::kConditionFailed) error.item = std::move(failed_item_);
+  return error;
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,66 @@
+// The single-item request shape that PutItem, GetItem, UpdateItem,
+// DeleteItem and the actions of TransactWriteItems / TransactGetItems share:
+// reading and validating it, checking its condition inside the write, and
+// computing an update's new item.
+//
+// Thread safety: pure functions; a ConditionCheck belongs to one request.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/errors.h"
+#include "api/expression_request.h"
+#include "engine/database.h"
+
+namespace ddb::api {
+
+inline constexpr std::string_view kConditionFailed = "The conditional request failed";
+
+enum class ItemOp { kGet, kPut, kUpdate, kDelete, kConditionCheck };
+
+// What every single-item request carries once read and validated.
+struct ItemRequest {
+  std::string table;
+  engine::Item attributes;  // Item for PutItem, Key otherwise
+  std::string_view return_values = "NONE";
+  bool old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure: ALL_OLD
+  std::string_view return_consumed_capacity = "NONE";
+  bool consistent = false;  // ConsistentRead (GetItem)
+  RequestExpressions expressions;
+};
+
+// Reads `request` as the `op` request; DynamoDB's validation errors.
+ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op);
+
+// Checks the request's condition against the current item inside the write;
+// on failure keeps the item for ReturnValuesOnConditionCheckFailure.
+class ConditionCheck {
+ public:
+  explicit ConditionCheck(const ItemRequest& request) : request_(request) {}
+
+  // Ok, or kConditionFailed ("The conditional request failed").
+  engine::Status operator()(const engine::Item* current);
+
+  // For Database::PutItem/DeleteItem: none without a condition.
+  engine::Precondition Precondition();
+
+  // The error for a failed write: the item rides along with a failed check.
+  ApiError Error(const engine::Status& status);
+
+  // The current item when the check failed and ALL_OLD was asked for.
+  std::optional<engine::Item>& failed_item() { return failed_item_; }
+
+ private:
+  const ItemRequest& request_;
+  std::optional<engine::Item> failed_item_;
+};
+
+// The item an update produces from `current` (nullptr: absent), checked
+// against the limits an update must respect.
+engine::Result<engine::Item> UpdatedItem(const ItemRequest& request, const engine::Item* current);
+
+}  // namespace ddb::api

@@ -1,0 +1,333 @@
+// TransactWriteItems and TransactGetItems: up to 100 actions over several
+// tables, all or nothing, isolated (Database::TransactWrite holds every
+// involved table's write lock and writes one batch).
+#include <algorithm>
+#include <set>
+
+#include "api/attribute_json.h"
+#include "api/capacity.h"
+#include "api/item_request.h"
+#include "api/json_reader.h"
+#include "api/operations.h"
+#include "engine/expression/document_path.h"
+#include "engine/key_validation.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+using engine::Item;
+using engine::Status;
+
+constexpr size_t kMaxTransactItems = 100;
+constexpr size_t kMaxTransactBytes = 4 * 1024 * 1024;
+constexpr int64_t kTokenLifetimeMillis = 10 * 60 * 1000;
+
+struct Action {
+  ItemOp op = ItemOp::kPut;
+  ItemRequest request;
+};
+
+// The TransactItems array: present, 1 to 100 entries.
+ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& request) {
+  RequestReader r(request);
+  const rapidjson::Value* items = r.Array("TransactItems");
+  auto consumed = r.String("ReturnConsumedCapacity");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(items != nullptr, "transactItems");
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  if (items && (items->Empty() || items->Size() > kMaxTransactItems)) {
+    constraints.Violation(
+        "[" + std::to_string(items->Size()) + " items]", "transactItems",
+        items->Empty() ? "Member must have length greater than or equal to 1"
+                       : "Member must have length less than or equal to 100");
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  return items;
+}
+
+ApiResult<std::vector<Action>> ReadActions(const rapidjson::Value& items) {
+  static constexpr std::pair<const char*, ItemOp> kKinds[] = {
+      {"ConditionCheck", ItemOp::kConditionCheck},
+      {"Put", ItemOp::kPut},
+      {"Delete", ItemOp::kDelete},
+      {"Update", ItemOp::kUpdate}};
+  std::vector<Action> actions;
+  size_t i = 0;
+  for (const auto& element : items.GetArray()) {
+    ++i;
+    if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    const rapidjson::Value* body = nullptr;
+    Action action;
+    int kinds = 0;
+    for (auto [name, op] : kKinds) {
+      auto it = element.FindMember(name);
+      if (it == element.MemberEnd() || it->value.IsNull()) continue;
+      if (!it->value.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+      ++kinds;
+      body = &it->value;
+      action.op = op;
+    }
+    if (kinds != 1) {
+      return ApiError::Validation(
+          "TransactItems can only contain one of Check, Put, Update or Delete");
+    }
+    if (action.op == ItemOp::kConditionCheck) {
+      auto it = body->FindMember("ConditionExpression");
+      if (it == body->MemberEnd() || it->value.IsNull()) {
+        Constraints constraints;
+        constraints.NotNull(false, "transactItems." + std::to_string(i) +
+                                       ".member.conditionCheck.conditionExpression");
+        return constraints.ToError();
+      }
+    }
+    auto request = ReadItemRequest(*body, action.op);
+    if (!request.ok()) return request.take_error();
+    action.request = std::move(request).value();
+    actions.push_back(std::move(action));
+  }
+  return actions;
+}
+
+// What an action does to its item, decided inside the transaction.
+engine::Planner PlannerFor(const Action& action, ConditionCheck& check) {
+  return [&action, &check](const Item* current) -> engine::Result<engine::Mutation> {
+    DDB_RETURN_IF_ERROR(check(current));
+    switch (action.op) {
+      case ItemOp::kPut:
+        return engine::Mutation{engine::Mutation::Kind::kPut, action.request.attributes};
+      case ItemOp::kDelete:
+        return engine::Mutation{engine::Mutation::Kind::kDelete, {}};
+      case ItemOp::kUpdate: {
+        auto updated = UpdatedItem(action.request, current);
+        if (!updated.ok()) return updated.status();
+        return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
+      }
+      default:
+        return engine::Mutation{};  // ConditionCheck writes nothing
+    }
+  };
+}
+
+CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_item) {
+  switch (status.code()) {
+    case Status::Code::kOk:
+      return {"None", "", std::nullopt};
+    case Status::Code::kConditionFailed:
+      return {"ConditionalCheckFailed", status.message(), std::move(failed_item)};
+    case Status::Code::kTransactionConflict:
+      return {"TransactionConflict", status.message(), std::nullopt};
+    default:
+      return {"ValidationError", status.message(), std::nullopt};
+  }
+}
+
+// `value` as JSON with object members sorted by name, so that two requests
+// that differ only in member order compare equal.
+void WriteCanonical(JsonWriter& w, const rapidjson::Value& value) {
+  if (value.IsObject()) {
+    std::vector<const rapidjson::Value::Member*> members;
+    for (const auto& member : value.GetObject()) members.push_back(&member);
+    std::sort(members.begin(), members.end(),
+              [](const auto* a, const auto* b) { return View(a->name) < View(b->name); });
+    w.StartObject();
+    for (const auto* member : members) {
+      WriteString(w, View(member->name));
+      WriteCanonical(w, member->value);
+    }
+    w.EndObject();
+  } else if (value.IsArray()) {
+    w.StartArray();
+    for (const auto& element : value.GetArray()) WriteCanonical(w, element);
+    w.EndArray();
+  } else {
+    value.Accept(w);
+  }
+}
+
+// What ClientRequestToken compares: the actions, not how the answer is
+// reported (ReturnConsumedCapacity and the like).
+std::string Fingerprint(const rapidjson::Value& transact_items) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteCanonical(w, transact_items);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string_view CapacityMode(const rapidjson::Value& request) {
+  auto it = request.FindMember("ReturnConsumedCapacity");
+  return it != request.MemberEnd() && it->value.IsString() ? View(it->value) : "NONE";
+}
+
+}  // namespace
+
+ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& request) {
+  auto items = ReadTransactItems(request);
+  if (!items.ok()) return items.take_error();
+  RequestReader r(request);
+  auto token = r.String("ClientRequestToken");
+  r.String("ReturnItemCollectionMetrics");
+  if (r.failed()) return r.error();
+  if (token) {
+    Constraints constraints;
+    constraints.Length(*token, "clientRequestToken", 1, 36);
+    if (!constraints.empty()) return constraints.ToError();
+  }
+  auto actions = ReadActions(**items);
+  if (!actions.ok()) return actions.take_error();
+
+  // One item at most once; 4 MB in all.
+  std::set<std::string> seen;
+  size_t bytes = 0;
+  std::map<std::string, std::shared_ptr<const engine::TableSchema>> schemas;
+  for (const Action& action : *actions) {
+    const ItemRequest& req = action.request;
+    auto& schema = schemas[req.table];
+    if (!schema) {
+      auto found = ctx.db.GetSchema(ctx.caller.ns, req.table);
+      if (!found.ok()) return found.status();
+      schema = std::move(found).value();
+    }
+    Item key = req.attributes;
+    if (action.op == ItemOp::kPut) {
+      if (auto status = engine::ValidateItemKey(*schema, key); !status.ok()) return status;
+      key = engine::ExtractKey(*schema, key);
+    } else if (auto status = engine::ValidateKey(*schema, key); !status.ok()) {
+      return status;
+    }
+    if (!seen.insert(req.table + '\0' + engine::DebugString(key)).second) {
+      return ApiError::Validation(
+          "Transaction request cannot include multiple operations on one item");
+    }
+    bytes += engine::ItemSize(req.attributes);
+  }
+  if (bytes > kMaxTransactBytes) {
+    return ApiError::Validation(
+        "Transaction size has exceeded the maximum allowed size of 4 MB");  // see compatibility
+  }
+
+  std::string fingerprint = token ? Fingerprint(**items) : "";
+  if (token) {
+    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint);
+    if (seen_before == engine::TokenCheck::kMismatch) {
+      return ApiError::IdempotentParameterMismatch(
+          "The request uses the same client token as a previous, but non-identical request.");
+    }
+    if (seen_before == engine::TokenCheck::kRepeat) return std::string("{}");
+  }
+
+  std::vector<ConditionCheck> checks;
+  checks.reserve(actions->size());
+  std::vector<engine::TransactWriteItem> writes;
+  for (const Action& action : *actions) {
+    checks.emplace_back(action.request);
+    Item key = action.request.attributes;
+    if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schemas[action.request.table], key);
+    writes.push_back({action.request.table, std::move(key), PlannerFor(action, checks.back())});
+  }
+  auto outcome = ctx.db.TransactWrite(ctx.caller.ns, writes);
+  if (!outcome.ok()) return outcome.status();
+  if (!outcome->committed) {
+    std::vector<CancellationReason> reasons;
+    for (size_t i = 0; i < checks.size(); ++i) {
+      reasons.push_back(ReasonFor(outcome->reasons[i], checks[i].failed_item()));
+    }
+    // DynamoDB reports only the first validation error; the rest read None.
+    auto first = std::find_if(reasons.begin(), reasons.end(),
+                              [](const auto& r) { return r.code == "ValidationError"; });
+    if (first != reasons.end()) {
+      for (auto& reason : reasons) {
+        if (&reason != &*first) reason = {"None", "", std::nullopt};
+      }
+    }
+    return ApiError::TransactionCanceled(std::move(reasons));
+  }
+  if (token) ctx.db.RecordToken(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
+
+  std::string_view mode = CapacityMode(request);
+  std::map<std::string, Consumption> consumed;
+  for (size_t i = 0; i < actions->size(); ++i) {
+    const Action& action = (*actions)[i];
+    const auto& schema = *schemas[action.request.table];
+    const std::optional<Item>& before = outcome->before[i];
+    Consumption c;
+    if (action.op == ItemOp::kConditionCheck) {  // charged as a write of the item read
+      c = Consumption(schema.name, true);
+      c.table_units = WriteUnits(before ? engine::ItemSize(*before) : 0, true);
+      c.transactional = true;
+    } else {
+      const std::optional<Item>& after = outcome->after[i];
+      c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
+    }
+    auto& total = consumed.try_emplace(action.request.table,
+                                       Consumption(action.request.table, true)).first->second;
+    total.Add(c);
+  }
+  return RenderObject([&](JsonWriter& w) {
+    if (!WantsCapacity(mode)) return;
+    w.Key("ConsumedCapacity");
+    w.StartArray();
+    for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
+    w.EndArray();
+  });
+}
+
+ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
+  auto items = ReadTransactItems(request);
+  if (!items.ok()) return items.take_error();
+  std::vector<ItemRequest> gets;
+  for (const auto& element : (*items)->GetArray()) {
+    if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+    auto it = element.FindMember("Get");
+    if (it == element.MemberEnd() || !it->value.IsObject()) {
+      Constraints constraints;
+      constraints.NotNull(false, "transactItems.member.get");
+      return constraints.ToError();
+    }
+    auto get = ReadItemRequest(it->value, ItemOp::kGet);
+    if (!get.ok()) return get.take_error();
+    gets.push_back(std::move(get).value());
+  }
+  std::vector<engine::ItemRef> refs;
+  for (const ItemRequest& get : gets) refs.push_back({get.table, get.attributes});
+  auto found = ctx.db.GetItems(ctx.caller.ns, refs);
+  if (!found.ok()) return found.status();
+  std::string_view mode = CapacityMode(request);
+  std::map<std::string, Consumption> consumed;
+  for (size_t i = 0; i < gets.size(); ++i) {
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
+    if (!schema.ok()) return schema.status();
+    size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
+    consumed.try_emplace(gets[i].table, Consumption(gets[i].table, false)).first->second.Add(
+        ReadConsumption(**schema, nullptr, size, true, true));
+  }
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Responses");
+    w.StartArray();
+    for (size_t i = 0; i < gets.size(); ++i) {
+      w.StartObject();
+      if (const auto& item = (*found)[i]) {
+        w.Key("Item");
+        const auto& projection = gets[i].expressions.projection;
+        if (!projection) {
+          WriteItem(w, *item);
+        } else {
+          std::vector<const expr::Path*> paths;
+          for (const auto& path : projection->paths) paths.push_back(&path);
+          WriteItem(w, expr::Project(*item, paths));
+        }
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    if (WantsCapacity(mode)) {
+      w.Key("ConsumedCapacity");
+      w.StartArray();
+      for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
+      w.EndArray();
+    }
+  });
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,127 @@
+// Database::TransactWrite and Database::GetItems: several items, several
+// tables, one write batch or one snapshot.
+#include <algorithm>
+
+#include "engine/database.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/table_state.h"
+
+namespace ddb::engine {
+namespace {
+
+struct Target {
+  std::shared_ptr<TableState> state;
+  std::shared_ptr<const TableSchema> schema;
+  std::string item_key;
+};
+
+}  // namespace
+
+Result<TransactWriteOutcome> Database::TransactWrite(
+    std::string_view ns, const std::vector<TransactWriteItem>& items) {
+  std::vector<Target> targets;
+  for (const TransactWriteItem& item : items) {
+    auto state = FindTable(ns, item.table);
+    if (!state) return Status::NotFound("Requested resource not found");
+    auto schema = state->schema();
+    DDB_RETURN_IF_ERROR(ValidateKey(*schema, item.key));
+    std::string item_key = ItemKey(schema->table_id, *schema, item.key);
+    targets.push_back({std::move(state), std::move(schema), std::move(item_key)});
+  }
+  // Lock each table once, in table-id order.
+  std::vector<TableState*> tables;
+  for (const Target& t : targets) tables.push_back(t.state.get());
+  std::sort(tables.begin(), tables.end(), [&](TableState* a, TableState* b) {
+    return a->schema()->table_id < b->schema()->table_id;
+  });
+  tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (TableState* table : tables) {
+    locks.emplace_back(table->write_mu);
+    if (table->dropped) return Status::NotFound("Requested resource not found");
+  }
+
+  TransactWriteOutcome outcome;
+  outcome.reasons.resize(items.size());
+  std::vector<Mutation> mutations(items.size());
+  bool cancel = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto current = ReadCurrent(targets[i].item_key);
+    if (!current.ok()) return current.status();
+    outcome.before.push_back(*current);
+    auto mutation = items[i].planner(*current ? &**current : nullptr);
+    if (!mutation.ok()) {
+      outcome.reasons[i] = mutation.status();
+      cancel = true;
+    } else {
+      mutations[i] = std::move(mutation).value();
+    }
+  }
+  if (cancel) return outcome;
+
+  Store::Batch batch(*store_);
+  std::map<TableState*, PendingStats> pending;
+  for (size_t i = 0; i < items.size(); ++i) {
+    TableState& state = *targets[i].state;
+    auto& stats = pending.try_emplace(&state, state).first->second;
+    Status added = AddMutation(state, *targets[i].schema, targets[i].item_key, items[i].key,
+                               outcome.before[i], mutations[i], batch, stats);
+    if (!added.ok()) {
+      outcome.reasons[i] = added;
+      cancel = true;
+    }
+  }
+  if (cancel) return outcome;
+  for (auto& [state, stats] : pending) stats.AddTo(state->schema()->table_id, batch);
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  for (auto& [state, stats] : pending) stats.CommitTo(*state);
+  outcome.committed = true;
+  for (size_t i = 0; i < items.size(); ++i) {
+    switch (mutations[i].kind) {
+      case Mutation::Kind::kPut: outcome.after.push_back(std::move(mutations[i].new_item)); break;
+      case Mutation::Kind::kDelete: outcome.after.push_back(std::nullopt); break;
+      case Mutation::Kind::kNone: outcome.after.push_back(outcome.before[i]); break;
+    }
+  }
+  return outcome;
+}
+
+TokenCheck Database::CheckToken(std::string_view ns, std::string_view token,
+                                std::string_view fingerprint) {
+  std::lock_guard lock(tokens_mu_);
+  int64_t now = clock_.NowMillis();
+  std::erase_if(tokens_, [&](const auto& entry) { return entry.second.second <= now; });
+  auto it = tokens_.find(std::string(ns) + '\0' + std::string(token));
+  if (it == tokens_.end()) return TokenCheck::kNew;
+  return it->second.first == fingerprint ? TokenCheck::kRepeat : TokenCheck::kMismatch;
+}
+
+void Database::RecordToken(std::string_view ns, std::string_view token,
+                           std::string_view fingerprint, int64_t lifetime_millis) {
+  std::lock_guard lock(tokens_mu_);
+  tokens_.insert_or_assign(std::string(ns) + '\0' + std::string(token),
+                           std::pair(std::string(fingerprint), clock_.NowMillis() + lifetime_millis));
+}
+
+Result<std::vector<std::optional<Item>>> Database::GetItems(
+    std::string_view ns, const std::vector<ItemRef>& refs) const {
+  std::vector<std::string> keys;
+  for (const ItemRef& ref : refs) {
+    auto state = FindTable(ns, ref.table);
+    if (!state) return Status::NotFound("Requested resource not found");
+    auto schema = state->schema();
+    DDB_RETURN_IF_ERROR(ValidateKey(*schema, ref.key));
+    keys.push_back(ItemKey(schema->table_id, *schema, ref.key));
+  }
+  auto snapshot = store_->GetSnapshot();
+  std::vector<std::optional<Item>> found;
+  for (const std::string& key : keys) {
+    auto item = ReadCurrent(key, snapshot.get());
+    if (!item.ok()) return item.status();
+    found.push_back(std::move(item).value());
+  }
+  return found;
+}
+
+}  // namespace ddb::engine
