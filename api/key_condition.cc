@@ -4,6 +4,7 @@
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
+#include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 
 namespace ddb::api {
@@ -298,6 +299,55 @@ ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::K
     }
     return NotSupported();
   }
+  return true;
+}
+
+ApiResult<bool> CheckStartKeyInRange(const engine::Item& start, const engine::KeySchema& key,
+                                     const engine::QueryRequest& request, bool table_key) {
+  for (size_t i = 0; i < key.hash.size(); ++i) {
+    auto it = start.find(key.hash[i].name);
+    if (it == start.end() || !(it->second == request.partition[i])) {
+      return ApiError::Validation(
+          "The provided starting key is outside query boundaries based on provided conditions");
+    }
+  }
+  const engine::SortKeyCondition& sort = request.sort;
+  if (table_key && sort.op == Op::kEq) {
+    return ApiError::Validation("The query can return at most one row and cannot be restarted");
+  }
+  auto mismatch = [] {
+    return ApiError::Validation("The provided starting key does not match the range key predicate");
+  };
+  for (size_t i = 0; i < sort.equal.size(); ++i) {
+    auto it = start.find(key.range[i].name);
+    if (it == start.end() || !(it->second == sort.equal[i])) return mismatch();
+  }
+  if (sort.op == Op::kNone) return true;
+  auto it = start.find(key.range[sort.equal.size()].name);
+  if (it == start.end()) return mismatch();
+  const engine::AttributeValue& value = it->second;
+  auto order = [&](const engine::AttributeValue& bound) {
+    return engine::expr::CompareScalars(value, bound).value_or(0);
+  };
+  bool inside = true;
+  switch (sort.op) {
+    case Op::kEq: inside = order(sort.low) == 0; break;
+    case Op::kLt: inside = order(sort.low) < 0; break;
+    case Op::kLe: inside = order(sort.low) <= 0; break;
+    case Op::kGt: inside = order(sort.low) > 0; break;
+    case Op::kGe: inside = order(sort.low) >= 0; break;
+    case Op::kBetween: inside = order(sort.low) >= 0 && order(sort.high) <= 0; break;
+    case Op::kBeginsWith: {
+      const auto& text = value.is<std::string>() ? value.as<std::string>()
+                                                 : value.as<engine::Binary>().bytes;
+      const auto& prefix = sort.low.is<std::string>() ? sort.low.as<std::string>()
+                                                      : sort.low.as<engine::Binary>().bytes;
+      inside = text.starts_with(prefix);
+      break;
+    }
+    case Op::kNone: break;
+  }
+  if (!inside) return mismatch();
   return true;
 }
 

@@ -43,4 +43,10 @@ ApiResult<std::vector<KeyTerm>> KeyTermsFromLegacy(const rapidjson::Value& key_c
 ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::KeySchema& key,
                               engine::QueryRequest* request);
 
+// ExclusiveStartKey against the query's conditions: the same partition, a
+// sort value the condition accepts, and not a one-row query (`table_key`:
+// `key` is the table's own key schema).
+ApiResult<bool> CheckStartKeyInRange(const engine::Item& start, const engine::KeySchema& key,
+                                     const engine::QueryRequest& request, bool table_key);
+
 }  // namespace ddb::api

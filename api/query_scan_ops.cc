@@ -338,6 +338,11 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
   auto applied = ApplyKeyTerms(*terms, key, &query);
   if (!applied.ok()) return applied.take_error();
+  if (parsed->exclusive_start_key) {
+    auto in_range =
+        CheckStartKeyInRange(*parsed->exclusive_start_key, key, query, target->index == nullptr);
+    if (!in_range.ok()) return in_range.take_error();
+  }
   auto filter_ok = CheckFilterAvoidsKeys(*parsed, *target);
   if (!filter_ok.ok()) return filter_ok.take_error();
   auto select = ResolveSelect(*parsed, *target, &query.fetch_table_items);
