@@ -1,11 +1,9 @@
-"""The team's data models (docs: /work/shared/design/models.md and the seed
+"""The team's data models (the design notes' models.md and the seed
 documents it cites), each built exactly as models.md specifies (same key,
 index and attribute names; table names get a unique prefix so the tests
 never collide with preloaded tables) and exercised through every access
 pattern models.md lists, with a handful of realistic items each."""
 
-import http.client
-import json
 import threading
 import time
 import uuid
@@ -13,12 +11,8 @@ from decimal import Decimal
 
 import pytest
 from boto3.dynamodb.conditions import Attr, Key
-from botocore.auth import SigV4Auth
-from botocore.awsrequest import AWSRequest
-from botocore.credentials import Credentials
 
-from .e2e_util import (ACCESS_KEY, REGION, SECRET_KEY, TableFactory, expect_error, make_client,
-                       raw_op, split_url)
+from .e2e_util import TableFactory, expect_error, make_client
 
 CCF = "ConditionalCheckFailedException"
 
@@ -231,61 +225,6 @@ def test_layers_delete_leaves_both_indexes(layers):
     assert "dplySts" not in item and item["deleted_date"] == "2024-06-01T00:00:00Z"
     partition = layers.query(KeyConditionExpression=Key("pk").eq(key["pk"]))
     assert [i["sk"] for i in partition["Items"]] == ["lyrVrsn#v5", "lyrVrsn#v6"]
-
-
-def test_layers_ttl_expiry_streams_remove_record(dynamodb, server_url, layers):
-    # An expired ttl deletes the layer and the stream carries a service REMOVE record with the old image (pk begins with lyr#).
-    status, body = raw_op(server_url, "UpdateTimeToLive", {
-        "TableName": layers.name,
-        "TimeToLiveSpecification": {"Enabled": True, "AttributeName": "ttl"}})
-    if status == 400 and str(body.get("__type", "")).endswith("UnknownOperationException"):
-        pytest.skip("UpdateTimeToLive is not implemented by this server yet")
-    assert status == 200, body
-    expired = layer("ap-south-1", "scipy", 1, "deprecated", ttl=int(time.time()) - 3600)
-    layers.put_item(Item=expired)
-    key = {"pk": expired["pk"], "sk": expired["sk"]}
-    deadline = time.monotonic() + 15
-    while "Item" in layers.get_item(Key=key, ConsistentRead=True):
-        if time.monotonic() > deadline:
-            pytest.skip("the TTL sweeper did not delete the expired item within 15 s")
-        time.sleep(0.5)
-    stream_arn = dynamodb.describe_table(TableName=layers.name)["Table"]["LatestStreamArn"]
-    status, desc = raw_streams(server_url, "DescribeStream", {"StreamArn": stream_arn})
-    if status == 400 and str(desc.get("__type", "")).endswith("UnknownOperationException"):
-        pytest.skip("DynamoDB Streams are not implemented by this server yet")
-    assert status == 200, desc
-    records = []
-    for shard in desc["StreamDescription"]["Shards"]:
-        _, it = raw_streams(server_url, "GetShardIterator", {
-            "StreamArn": stream_arn, "ShardId": shard["ShardId"],
-            "ShardIteratorType": "TRIM_HORIZON"})
-        _, recs = raw_streams(server_url, "GetRecords", {"ShardIterator": it["ShardIterator"]})
-        records.extend(recs.get("Records", []))
-    removes = [r for r in records if r["eventName"] == "REMOVE"
-               and r["dynamodb"]["Keys"]["pk"]["S"] == expired["pk"]]
-    assert len(removes) == 1
-    assert removes[0]["userIdentity"] == {"Type": "Service",
-                                          "PrincipalId": "dynamodb.amazonaws.com"}
-    assert removes[0]["dynamodb"]["OldImage"]["arn"] == {"S": expired["arn"]}
-
-
-def raw_streams(url, operation, payload):
-    """A signed DynamoDB Streams call (target DynamoDBStreams_20120810.<operation>);
-    returns (HTTP status, decoded body)."""
-    body = json.dumps(payload).encode("utf-8")
-    request = AWSRequest(method="POST", url=url.rstrip("/") + "/", data=body, headers={
-        "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoDBStreams_20120810." + operation})
-    SigV4Auth(Credentials(ACCESS_KEY, SECRET_KEY), "dynamodb", REGION).add_auth(request)
-    host, port = split_url(url)
-    conn = http.client.HTTPConnection(host, port, timeout=30)
-    try:
-        conn.request("POST", "/", body=body, headers=dict(request.headers.items()))
-        resp = conn.getresponse()
-        data = resp.read()
-        return resp.status, (json.loads(data.decode("utf-8")) if data.strip() else {})
-    finally:
-        conn.close()
 
 
 # ==========================================================================
