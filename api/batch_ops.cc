@@ -266,9 +266,17 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   }
   std::string_view mode = CapacityMode(request);
   std::map<std::string, Consumption> consumed;
+  // Writes that met an item a transaction holds go back as unprocessed,
+  // for the client to retry, as DynamoDB returns them.
+  std::map<std::string, std::vector<const Write*>> unprocessed;
   for (Write& write : writes) {
     auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
                               : ctx.db.DeleteItem(ctx.caller.ns, write.table, write.item);
+    if (!old_item.ok() &&
+        old_item.status().code() == engine::Status::Code::kTransactionConflict) {
+      unprocessed[write.table].push_back(&write);
+      continue;
+    }
     if (!old_item.ok()) return old_item.status();
     const Item* old_ptr = *old_item ? &**old_item : nullptr;
     Consumption c =
@@ -278,6 +286,20 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   return RenderObject([&](JsonWriter& w) {
     w.Key("UnprocessedItems");
     w.StartObject();
+    for (const auto& [table, pending] : unprocessed) {
+      WriteString(w, table);
+      w.StartArray();
+      for (const Write* write : pending) {
+        w.StartObject();
+        w.Key(write->put ? "PutRequest" : "DeleteRequest");
+        w.StartObject();
+        w.Key(write->put ? "Item" : "Key");
+        WriteItem(w, write->item);
+        w.EndObject();
+        w.EndObject();
+      }
+      w.EndArray();
+    }
     w.EndObject();
     WriteCapacities(w, mode, consumed);
   });

@@ -139,7 +139,7 @@ std::shared_ptr<TableState> Database::FindTable(std::string_view ns,
 }
 
 TableDescription Database::Describe(const TableState& state) const {
-  TableDescription description{*state.schema(), {}};
+  TableDescription description{*state.schema(), {}, {}};
   {
     std::lock_guard lock(const_cast<TableState&>(state).write_mu);
     description.stats = state.stats;
@@ -187,7 +187,7 @@ Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema 
                                             TableStats{});
   state->active_at_millis = now + options_.transient_status_millis;
   tables_.emplace(std::move(key), state);
-  TableDescription description{std::move(schema), {}};
+  TableDescription description{std::move(schema), {}, {}};
   if (options_.transient_status_millis > 0) description.schema.status = "CREATING";
   return description;
 }
@@ -397,6 +397,9 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
 
   std::lock_guard lock(state.write_mu);
   if (state.dropped) return ItemTableNotFound();
+  if (state.claimed.contains(item_key)) {
+    return Status::TransactionConflict(std::string(kTransactionOngoing));
+  }
   auto old_item = ReadCurrent(item_key);
   if (!old_item.ok()) return old_item.status();
   auto mutation = planner(*old_item ? &**old_item : nullptr);

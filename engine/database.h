@@ -44,6 +44,13 @@ struct DatabaseOptions {
   // Tables pass through CREATING / DELETING for this long (DynamoDB Local's
   // -delayTransientStatuses); 0: ACTIVE at once, gone at once.
   int64_t transient_status_millis = 0;
+  // How long a transaction keeps its items claimed between deciding and
+  // committing. 0: it decides and commits under the tables' locks at once,
+  // so nothing ever conflicts. Above 0, requests that touch a claimed item
+  // meet DynamoDB's transaction conflicts (TransactionConflictException for
+  // single-item writes; cancellation reason TransactionConflict for other
+  // transactions), which lets tests exercise their retry logic.
+  int64_t transaction_hold_millis = 0;
 };
 
 // A table's schema with its live statistics: what DescribeTable shows.

@@ -13,6 +13,7 @@
 #include <cassert>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -89,6 +90,11 @@ class [[nodiscard]] Result {
   Status status_;
 };
 
+}  // namespace ddb::engine
+
+namespace ddb::engine {
+// DynamoDB's text for a request that meets an item a transaction holds.
+inline constexpr std::string_view kTransactionOngoing = "Transaction is ongoing for the item";
 }  // namespace ddb::engine
 
 // Returns early from the enclosing function when `expr` yields a non-ok Status.

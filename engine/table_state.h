@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "engine/catalog.h"
@@ -43,6 +44,9 @@ struct TableState {
   TableStats stats;      // guarded by write_mu
   std::map<uint32_t, TableStats> index_stats;  // by index_id; guarded by write_mu
   bool dropped = false;  // guarded by write_mu
+  // Item keys claimed by transactions that have decided but not yet
+  // committed (DatabaseOptions::transaction_hold_millis); guarded by write_mu.
+  std::set<std::string> claimed;
 };
 
 // Statistics a write batch will leave a table with, applied to the

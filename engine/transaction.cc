@@ -1,6 +1,8 @@
 // Database::TransactWrite and Database::GetItems: several items, several
 // tables, one write batch or one snapshot.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "engine/database.h"
 #include "engine/key_codec.h"
@@ -37,20 +39,31 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   });
   tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
   std::vector<std::unique_lock<std::mutex>> locks;
-  for (TableState* table : tables) {
-    locks.emplace_back(table->write_mu);
-    if (table->dropped) return Status::NotFound("Requested resource not found");
-  }
+  auto lock_all = [&]() -> Status {
+    for (TableState* table : tables) {
+      locks.emplace_back(table->write_mu);
+      if (table->dropped) return Status::NotFound("Requested resource not found");
+    }
+    return Status::Ok();
+  };
+  DDB_RETURN_IF_ERROR(lock_all());
 
+  // Decide: every planner sees the items as they are now.
   TransactWriteOutcome outcome;
   outcome.reasons.resize(items.size());
+  outcome.before.resize(items.size());
   std::vector<Mutation> mutations(items.size());
   bool cancel = false;
   for (size_t i = 0; i < items.size(); ++i) {
+    if (targets[i].state->claimed.contains(targets[i].item_key)) {
+      outcome.reasons[i] = Status::TransactionConflict(std::string(kTransactionOngoing));
+      cancel = true;
+      continue;
+    }
     auto current = ReadCurrent(targets[i].item_key);
     if (!current.ok()) return current.status();
-    outcome.before.push_back(*current);
-    auto mutation = items[i].planner(*current ? &**current : nullptr);
+    outcome.before[i] = std::move(current).value();
+    auto mutation = items[i].planner(outcome.before[i] ? &*outcome.before[i] : nullptr);
     if (!mutation.ok()) {
       outcome.reasons[i] = mutation.status();
       cancel = true;
@@ -60,21 +73,41 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   }
   if (cancel) return outcome;
 
-  Store::Batch batch(*store_);
-  std::map<TableState*, PendingStats> pending;
-  for (size_t i = 0; i < items.size(); ++i) {
-    TableState& state = *targets[i].state;
-    auto& stats = pending.try_emplace(&state, state).first->second;
-    Status added = AddMutation(state, *targets[i].schema, targets[i].item_key, items[i].key,
-                               outcome.before[i], mutations[i], batch, stats);
-    if (!added.ok()) {
-      outcome.reasons[i] = added;
-      cancel = true;
+  // The batch of every mutation, with the statistics as they are when it is
+  // built; false (reasons set) if a mutation breaks a limit.
+  auto build = [&](Store::Batch& batch, std::map<TableState*, PendingStats>& pending) {
+    bool ok = true;
+    for (size_t i = 0; i < items.size(); ++i) {
+      TableState& state = *targets[i].state;
+      auto& stats = pending.try_emplace(&state, state).first->second;
+      Status added = AddMutation(state, *targets[i].schema, targets[i].item_key, items[i].key,
+                                 outcome.before[i], mutations[i], batch, stats);
+      if (!added.ok()) {
+        outcome.reasons[i] = added;
+        ok = false;
+      }
     }
+    return ok;
+  };
+  auto batch = std::make_unique<Store::Batch>(*store_);
+  std::map<TableState*, PendingStats> pending;
+  if (!build(*batch, pending)) return outcome;
+
+  if (options_.transaction_hold_millis > 0) {
+    // Claim the items, let go of the tables for the hold, then commit what
+    // was decided: claimed items cannot change meanwhile.
+    for (const Target& t : targets) t.state->claimed.insert(t.item_key);
+    locks.clear();
+    std::this_thread::sleep_for(std::chrono::milliseconds(options_.transaction_hold_millis));
+    Status relocked = lock_all();
+    for (const Target& t : targets) t.state->claimed.erase(t.item_key);
+    DDB_RETURN_IF_ERROR(relocked);
+    batch = std::make_unique<Store::Batch>(*store_);
+    pending.clear();
+    if (!build(*batch, pending)) return outcome;
   }
-  if (cancel) return outcome;
-  for (auto& [state, stats] : pending) stats.AddTo(state->schema()->table_id, batch);
-  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  for (auto& [state, stats] : pending) stats.AddTo(state->schema()->table_id, *batch);
+  DDB_RETURN_IF_ERROR(store_->Write(*batch));
   for (auto& [state, stats] : pending) stats.CommitTo(*state);
   outcome.committed = true;
   for (size_t i = 0; i < items.size(); ++i) {

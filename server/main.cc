@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   db_options.in_memory = options->in_memory;
   db_options.data_dir = options->data_dir;
   db_options.transient_status_millis = options->delay_transient_millis;
+  db_options.transaction_hold_millis = options->transaction_hold_millis;
   if (!options->in_memory) {
     std::error_code ec;
     std::filesystem::create_directories(options->data_dir, ec);

@@ -24,7 +24,10 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("per-key-databases", po::bool_switch(&options.per_key_databases),
        "one isolated database per access key and region (default: all callers share one)")
       ("shared-db", "all callers share one database (the default)")
-      ("threads", po::value(&options.threads), "I/O threads (default: one per core)");
+      ("threads", po::value(&options.threads), "I/O threads (default: one per core)")
+      ("transaction-hold-ms", po::value(&options.transaction_hold_millis),
+       "keep a transaction's items claimed this long before it commits, so that concurrent "
+       "requests on them meet TransactionConflict (for testing retry logic; default 0)");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -62,6 +65,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("dbPath")) options.data_dir = vm["dbPath"].as<std::string>();
   if (vm.count("delayTransientStatuses")) options.delay_transient_millis = 500;
   if (vm.count("cors")) options.cors = true;
+  if (options.transaction_hold_millis < 0 || options.transaction_hold_millis > 60000) {
+    std::cerr << "localdynamo: --transaction-hold-ms must be between 0 and 60000\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
   if (options.port < 0 || options.port > 65535) {
     std::cerr << "localdynamo: --port must be between 0 and 65535\n";
     *exit_code = 2;

@@ -18,6 +18,7 @@ struct Options {
   bool per_key_databases = false;
   bool cors = false;
   int delay_transient_millis = 0;
+  int transaction_hold_millis = 0;
   int threads = 0;
 };
 
