@@ -265,6 +265,10 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     }
   }
   std::string_view mode = CapacityMode(request);
+  auto metrics = request.FindMember("ReturnItemCollectionMetrics");
+  bool want_metrics = metrics != request.MemberEnd() && metrics->value.IsString() &&
+                      View(metrics->value) == "SIZE";
+  ItemCollections collections;
   std::map<std::string, Consumption> consumed;
   // Writes that met an item a transaction holds go back as unprocessed,
   // for the client to retry, as DynamoDB returns them.
@@ -282,6 +286,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     Consumption c =
         WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr);
     consumed.try_emplace(write.table, Consumption(write.table, true)).first->second.Add(c);
+    if (want_metrics) collections.Add(*write.schema, write.item);
   }
   return RenderObject([&](JsonWriter& w) {
     w.Key("UnprocessedItems");
@@ -302,6 +307,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     }
     w.EndObject();
     WriteCapacities(w, mode, consumed);
+    collections.WriteTo(w);
   });
 }
 

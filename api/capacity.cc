@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/attribute_json.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::api {
@@ -118,6 +119,48 @@ void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& cons
       }
       w.EndObject();
     }
+  }
+  w.EndObject();
+}
+
+bool HasItemCollections(const engine::TableSchema& schema) {
+  return !schema.local_indexes.empty();
+}
+
+void WriteItemCollection(JsonWriter& w, const engine::TableSchema& schema,
+                         const engine::Item& item) {
+  w.StartObject();
+  w.Key("ItemCollectionKey");
+  engine::Item key;
+  auto it = item.find(schema.hash_key().name);
+  if (it != item.end()) key.insert(*it);
+  WriteItem(w, key);
+  w.Key("SizeEstimateRangeGB");
+  w.StartArray();
+  w.Double(0.0);
+  w.Double(1.0);
+  w.EndArray();
+  w.EndObject();
+}
+
+void ItemCollections::Add(const engine::TableSchema& schema, const engine::Item& item) {
+  if (!HasItemCollections(schema)) return;
+  auto it = item.find(schema.hash_key().name);
+  if (it == item.end()) return;
+  auto& [table_schema, partitions] = tables_[schema.name];
+  table_schema = &schema;
+  partitions.try_emplace(engine::DebugString(it->second), item);
+}
+
+void ItemCollections::WriteTo(JsonWriter& w) const {
+  if (tables_.empty()) return;
+  w.Key("ItemCollectionMetrics");
+  w.StartObject();
+  for (const auto& [table, entry] : tables_) {
+    WriteString(w, table);
+    w.StartArray();
+    for (const auto& [_, item] : entry.second) WriteItemCollection(w, *entry.first, item);
+    w.EndArray();
   }
   w.EndObject();
 }

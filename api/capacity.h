@@ -55,4 +55,26 @@ inline bool WantsCapacity(std::string_view mode) { return mode == "TOTAL" || mod
 // Writes one ConsumedCapacity object. REQUIRES: WantsCapacity(mode).
 void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& consumption);
 
+// ItemCollectionMetrics for a write to the item collection (partition) of
+// `item`: only tables with local secondary indexes report it. Writes one
+// {ItemCollectionKey, SizeEstimateRangeGB} object; collections here are
+// always under 1 GB. Returns false (writing nothing) for other tables.
+bool HasItemCollections(const engine::TableSchema& schema);
+void WriteItemCollection(JsonWriter& w, const engine::TableSchema& schema,
+                         const engine::Item& item);
+
+// The ItemCollectionMetrics member of BatchWriteItem and TransactWriteItems:
+// per table with local indexes, one entry per partition written.
+class ItemCollections {
+ public:
+  void Add(const engine::TableSchema& schema, const engine::Item& item);
+  // Writes "ItemCollectionMetrics" when anything was added.
+  void WriteTo(JsonWriter& w) const;
+
+ private:
+  // table -> partition key (DebugString) -> the item, with its schema.
+  std::map<std::string, std::pair<const engine::TableSchema*, std::map<std::string, engine::Item>>>
+      tables_;
+};
+
 }  // namespace ddb::api

@@ -25,17 +25,26 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
                                      const std::optional<Item>& attributes,
                                      const Item* old_item, const Item* new_item) {
   std::optional<Consumption> consumption;
-  if (WantsCapacity(request.return_consumed_capacity)) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, request.table);
-    if (!schema.ok()) return schema.status();
-    consumption = WriteConsumption(**schema, old_item, new_item);
+  std::shared_ptr<const engine::TableSchema> schema;
+  if (WantsCapacity(request.return_consumed_capacity) || request.item_collection_metrics) {
+    auto found = ctx.db.GetSchema(ctx.caller.ns, request.table);
+    if (!found.ok()) return found.status();
+    schema = std::move(found).value();
   }
+  if (WantsCapacity(request.return_consumed_capacity)) {
+    consumption = WriteConsumption(*schema, old_item, new_item);
+  }
+  const Item* touched = new_item ? new_item : old_item;
   return RenderObject([&](JsonWriter& w) {
     if (attributes && !attributes->empty()) {
       w.Key("Attributes");
       WriteItem(w, *attributes);
     }
     if (consumption) WriteConsumed(w, request, *consumption);
+    if (request.item_collection_metrics && HasItemCollections(*schema)) {
+      w.Key("ItemCollectionMetrics");
+      WriteItemCollection(w, *schema, touched ? *touched : request.attributes);
+    }
   });
 }
 

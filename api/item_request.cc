@@ -51,6 +51,7 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   if (writes && return_values) parsed.return_values = *return_values;
   if (consumed) parsed.return_consumed_capacity = *consumed;
   parsed.consistent = consistent.value_or(false);
+  parsed.item_collection_metrics = writes && metrics == "SIZE";
   parsed.old_item_on_failure = on_failure == "ALL_OLD";
   if ((op == ItemOp::kPut || op == ItemOp::kDelete) && parsed.return_values != "NONE" &&
       parsed.return_values != "ALL_OLD") {

@@ -30,6 +30,7 @@ struct ItemRequest {
   bool old_item_on_failure = false;  // ReturnValuesOnConditionCheckFailure: ALL_OLD
   std::string_view return_consumed_capacity = "NONE";
   bool consistent = false;  // ConsistentRead (GetItem)
+  bool item_collection_metrics = false;  // ReturnItemCollectionMetrics: SIZE
   RequestExpressions expressions;
 };
 

@@ -167,8 +167,11 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   if (!items.ok()) return items.take_error();
   RequestReader r(request);
   auto token = r.String("ClientRequestToken");
-  r.String("ReturnItemCollectionMetrics");
+  auto metrics = r.String("ReturnItemCollectionMetrics");
   if (r.failed()) return r.error();
+  Constraints metrics_constraint;
+  metrics_constraint.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
+  if (!metrics_constraint.empty()) return metrics_constraint.ToError();
   if (token) {
     Constraints constraints;
     constraints.Length(*token, "clientRequestToken", 1, 36);
@@ -247,8 +250,12 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
 
   std::string_view mode = CapacityMode(request);
   std::map<std::string, Consumption> consumed;
+  ItemCollections collections;
   for (size_t i = 0; i < actions->size(); ++i) {
     const Action& action = (*actions)[i];
+    if (metrics == "SIZE" && action.op != ItemOp::kConditionCheck) {
+      collections.Add(*schemas[action.request.table], action.request.attributes);
+    }
     const auto& schema = *schemas[action.request.table];
     const std::optional<Item>& before = outcome->before[i];
     Consumption c;
@@ -265,11 +272,13 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
     total.Add(c);
   }
   return RenderObject([&](JsonWriter& w) {
-    if (!WantsCapacity(mode)) return;
-    w.Key("ConsumedCapacity");
-    w.StartArray();
-    for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
-    w.EndArray();
+    if (WantsCapacity(mode)) {
+      w.Key("ConsumedCapacity");
+      w.StartArray();
+      for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
+      w.EndArray();
+    }
+    collections.WriteTo(w);
   });
 }
 
