@@ -43,7 +43,7 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (!constraints.empty()) return constraints.ToError();
   if (items->ObjectEmpty()) {
-    constraints.Violation("{}", "requestItems",
+    constraints.Violation("'{}'", "requestItems",
                           "Member must have length greater than or equal to 1");
     return constraints.ToError();
   }
@@ -52,11 +52,6 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
   }
   if (!constraints.empty()) return constraints.ToError();
   return items;
-}
-
-std::string_view CapacityMode(const rapidjson::Value& request) {
-  auto it = request.FindMember("ReturnConsumedCapacity");
-  return it != request.MemberEnd() && it->value.IsString() ? View(it->value) : "NONE";
 }
 
 void WriteCapacities(JsonWriter& w, std::string_view mode,
@@ -97,6 +92,11 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
     if (keys->Empty()) {
       constraints.Violation("[]", "requestItems." + gets.table + ".member.keys",
                             "Member must have length greater than or equal to 1");
+      return constraints.ToError();
+    }
+    if (keys->Size() > kMaxBatchGetKeys) {
+      constraints.Violation("", "RequestItems." + gets.table + ".member.Keys",
+                            "Member must have length less than or equal to 100");
       return constraints.ToError();
     }
     total += keys->Size();
@@ -209,11 +209,16 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     std::string table(View(member.name));
     if (!member.value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
     size_t count = member.value.Size();
-    if (count == 0 || count > kMaxBatchWrites) {
-      constraints.Violation("[" + std::to_string(count) + " items]", "requestItems." + table +
-                            ".member", count == 0
-                                ? "Member must have length greater than or equal to 1"
-                                : "Member must have length less than or equal to 25");
+    if (count == 0) {
+      constraints.Violation("'{" + table + "=[]}'", "requestItems",
+                            "Map value must satisfy constraint: [Member must have length less "
+                            "than or equal to 25, Member must have length greater than or equal "
+                            "to 1]");
+      continue;
+    }
+    if (count > kMaxBatchWrites) {
+      constraints.Violation("", "RequestItems." + table + ".member",
+                            "Member must have length less than or equal to 25");
       continue;
     }
     for (const auto& element : member.value.GetArray()) {
@@ -242,10 +247,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   }
   if (!constraints.empty()) return constraints.ToError();
   if (writes.size() > kMaxBatchWrites) {
-    constraints.Violation("map", "requestItems",
-                          "Map value must satisfy constraint: [Member must have length less than "
-                          "or equal to 25, Member must have length greater than or equal to 1]");
-    return constraints.ToError();
+    return ApiError::Validation("Too many items requested for the BatchWriteItem call");
   }
   // Everything is checked before anything is written.
   std::set<std::string> seen;
@@ -255,6 +257,13 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     write.schema = std::move(schema).value();
     engine::Status valid = write.put ? engine::ValidateItemKey(*write.schema, write.item)
                                      : engine::ValidateKey(*write.schema, write.item);
+    // A batch words a missing or mistyped key attribute as a key mismatch.
+    if (!valid.ok() && write.put &&
+        (valid.message().find("Missing the key") != std::string::npos ||
+         valid.message().find("Type mismatch for key") != std::string::npos)) {
+      valid = engine::Status::InvalidArgument(
+          "The provided key element does not match the schema");
+    }
     if (valid.ok() && write.put) valid = engine::ValidateIndexKeys(*write.schema, write.item, false);
     if (!valid.ok()) return valid;
     if (write.put && engine::ItemSize(write.item) > engine::kMaxItemBytes) {

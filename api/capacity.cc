@@ -26,6 +26,11 @@ void WriteUnitsObject(JsonWriter& w, double units, const Consumption& c) {
 
 }  // namespace
 
+std::string_view CapacityMode(const rapidjson::Value& request) {
+  auto it = request.FindMember("ReturnConsumedCapacity");
+  return it != request.MemberEnd() && it->value.IsString() ? View(it->value) : "NONE";
+}
+
 double Consumption::total() const {
   double sum = table_units;
   for (const auto& [_, units] : global_indexes) sum += units;

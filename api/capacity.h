@@ -49,6 +49,9 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
 Consumption ReadConsumption(const engine::TableSchema& schema, const engine::IndexSchema* index,
                             size_t bytes, bool consistent, bool transactional = false);
 
+// The request's ReturnConsumedCapacity ("NONE" when absent).
+std::string_view CapacityMode(const rapidjson::Value& request);
+
 // Whether ReturnConsumedCapacity asks for anything.
 inline bool WantsCapacity(std::string_view mode) { return mode == "TOTAL" || mode == "INDEXES"; }
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "api/json_reader.h"
+#include "engine/secondary_index.h"
 
 namespace ddb::api {
 namespace {
@@ -213,14 +214,7 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
     }
   }
   // Every attribute definition must be used by a key.
-  std::set<std::string> used;
-  auto use = [&](const engine::KeySchema& key) {
-    for (const auto& e : key.hash) used.insert(e.name);
-    for (const auto& e : key.range) used.insert(e.name);
-  };
-  use(schema.key);
-  for (const auto& index : schema.local_indexes) use(index.key);
-  for (const auto& index : schema.global_indexes) use(index.key);
+  std::set<std::string> used = engine::KeyAttributeNames(schema);
   if (used.size() != schema.attribute_definitions.size()) {
     if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
       return Invalid(

@@ -65,14 +65,7 @@ ApiResult<std::vector<Action>> ReadActions(const rapidjson::Value& updates) {
 // Keeps only the definitions some key uses: DynamoDB forgets a deleted
 // index's attributes.
 void PruneDefinitions(engine::TableSchema& schema) {
-  std::set<std::string> used;
-  auto use = [&](const engine::KeySchema& key) {
-    for (const auto& e : key.hash) used.insert(e.name);
-    for (const auto& e : key.range) used.insert(e.name);
-  };
-  use(schema.key);
-  for (const auto& index : schema.local_indexes) use(index.key);
-  for (const auto& index : schema.global_indexes) use(index.key);
+  std::set<std::string> used = engine::KeyAttributeNames(schema);
   std::erase_if(schema.attribute_definitions,
                 [&](const engine::KeyElement& d) { return !used.contains(d.name); });
 }

@@ -94,7 +94,9 @@ std::string Quote(std::string_view text) { return "'" + std::string(text) + "'";
 
 void Constraints::Violation(std::string_view value_echo, std::string_view path,
                             std::string_view constraint) {
-  violations_.push_back("Value " + std::string(value_echo) + " at '" + std::string(path) +
+  // An empty echo gives DynamoDB's newer form, which does not quote the value.
+  std::string value = value_echo.empty() ? "Value" : "Value " + std::string(value_echo);
+  violations_.push_back(value + " at '" + std::string(path) +
                         "' failed to satisfy constraint: " + std::string(constraint));
 }
 

@@ -78,7 +78,8 @@ class RequestReader {
 
 class Constraints {
  public:
-  // `value` is how DynamoDB echoes the value: quoted text, or "null".
+  // `value` is how DynamoDB echoes the value: quoted text, or "null"; empty
+  // for its newer form without the value ("Value at 'path' …").
   void Violation(std::string_view value_echo, std::string_view path, std::string_view constraint);
 
   // Each records a violation when the check fails; `value` absent means null.

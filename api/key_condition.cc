@@ -4,6 +4,7 @@
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
+#include "api/legacy_expressions.h"
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 
@@ -173,20 +174,9 @@ ApiResult<KeyTerm> TermFromLegacy(std::string_view attribute, const rapidjson::V
                                   std::string(engine::TypeName(type)) + " AttributeValue type");
     }
   }
-  if (op->op == Op::kBetween && term.values[0].type() == term.values[1].type() &&
-      !(term.values[0] == term.values[1])) {
-    const auto& low = term.values[0];
-    const auto& high = term.values[1];
-    bool reversed = low.is<engine::Number>()
-                        ? low.as<engine::Number>().Compare(high.as<engine::Number>()) > 0
-                    : low.is<std::string>() ? low.as<std::string>() > high.as<std::string>()
-                                            : low.as<engine::Binary>().bytes >
-                                                  high.as<engine::Binary>().bytes;
-    if (reversed) {
-      return ApiError::Validation(
-          "The BETWEEN condition was provided a range where the lower bound is greater than the "
-          "upper bound");
-    }
+  if (op->op == Op::kBetween) {
+    auto ordered = CheckLegacyBetween(term.values[0], term.values[1]);
+    if (!ordered.ok()) return ordered.take_error();
   }
   return term;
 }

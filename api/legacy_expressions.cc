@@ -6,6 +6,7 @@
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
+#include "engine/expression/evaluate.h"
 
 namespace ddb::api {
 namespace {
@@ -168,19 +169,9 @@ ApiResult<expr::Condition> ComparisonCondition(std::string_view name, std::strin
       return Invalid("AttributeValues inside AttributeValueList must be of same type");
     }
   }
-  if (op_name == "BETWEEN" && values[0].type() == values[1].type()) {
-    const AttributeValue& low = values[0];
-    const AttributeValue& high = values[1];
-    bool reversed = low.is<engine::Number>()
-                        ? low.as<engine::Number>().Compare(high.as<engine::Number>()) > 0
-                    : low.is<std::string>() ? low.as<std::string>() > high.as<std::string>()
-                                            : low.as<engine::Binary>().bytes >
-                                                  high.as<engine::Binary>().bytes;
-    if (reversed) {
-      return ApiError::Validation(
-          "The BETWEEN condition was provided a range where the lower bound is greater than "
-          "the upper bound");
-    }
+  if (op_name == "BETWEEN") {
+    auto ordered = CheckLegacyBetween(values[0], values[1]);
+    if (!ordered.ok()) return ordered.take_error();
   }
   return OperatorCondition(op_name, name, std::move(values));
 }
@@ -270,6 +261,16 @@ ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
 }
 
 }  // namespace
+
+ApiResult<bool> CheckLegacyBetween(const AttributeValue& low, const AttributeValue& high) {
+  std::optional<int> order = expr::CompareScalars(low, high);
+  if (order && *order > 0) {
+    return ApiError::Validation(
+        "The BETWEEN condition was provided a range where the lower bound is greater than the "
+        "upper bound");
+  }
+  return true;
+}
 
 ApiResult<std::optional<expr::Condition>> ExpectedToCondition(
     const rapidjson::Value& expected, std::string_view conditional_operator) {

@@ -28,4 +28,9 @@ ApiResult<engine::expr::Update> AttributeUpdatesToUpdate(const rapidjson::Value&
 // `names` is the AttributesToGet array; duplicates are rejected.
 ApiResult<engine::expr::Projection> AttributesToGetToProjection(const rapidjson::Value& names);
 
+// The legacy BETWEEN's order check ("The BETWEEN condition was provided a
+// range where the lower bound is greater than the upper bound").
+ApiResult<bool> CheckLegacyBetween(const engine::AttributeValue& low,
+                                   const engine::AttributeValue& high);
+
 }  // namespace ddb::api

@@ -38,10 +38,9 @@ ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& req
   constraints.NotNull(items != nullptr, "transactItems");
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (items && (items->Empty() || items->Size() > kMaxTransactItems)) {
-    constraints.Violation(
-        "[" + std::to_string(items->Size()) + " items]", "transactItems",
-        items->Empty() ? "Member must have length greater than or equal to 1"
-                       : "Member must have length less than or equal to 100");
+    constraints.Violation("", "TransactItems",
+                          items->Empty() ? "Member must have length greater than or equal to 1"
+                                         : "Member must have length less than or equal to 100");
   }
   if (!constraints.empty()) return constraints.ToError();
   return items;
@@ -123,6 +122,14 @@ CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_i
   }
 }
 
+// A transaction cancelled because action `index` of `count` is invalid:
+// DynamoDB reports that one as ValidationError and the others as None.
+ApiError CancelOnValidation(size_t count, size_t index, const Status& status) {
+  std::vector<CancellationReason> reasons(count, CancellationReason{"None", "", std::nullopt});
+  reasons[index] = {"ValidationError", status.message(), std::nullopt};
+  return ApiError::TransactionCanceled(std::move(reasons));
+}
+
 // `value` as JSON with object members sorted by name, so that two requests
 // that differ only in member order compare equal.
 void WriteCanonical(JsonWriter& w, const rapidjson::Value& value) {
@@ -155,9 +162,36 @@ std::string Fingerprint(const rapidjson::Value& transact_items) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-std::string_view CapacityMode(const rapidjson::Value& request) {
-  auto it = request.FindMember("ReturnConsumedCapacity");
-  return it != request.MemberEnd() && it->value.IsString() ? View(it->value) : "NONE";
+// The answer to a repeated request (same ClientRequestToken): nothing is
+// written again; DynamoDB bills the replay as transactional reads of the
+// items.
+ApiResult<std::string> ReplayResponse(
+    Context& ctx, const std::vector<Action>& actions,
+    std::map<std::string, std::shared_ptr<const engine::TableSchema>>& schemas,
+    std::string_view mode) {
+  std::map<std::string, Consumption> consumed;
+  if (WantsCapacity(mode)) {
+    std::vector<engine::ItemRef> refs;
+    for (const Action& action : actions) {
+      Item key = action.request.attributes;
+      if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schemas[action.request.table], key);
+      refs.push_back({action.request.table, std::move(key)});
+    }
+    auto found = ctx.db.GetItems(ctx.caller.ns, refs);
+    if (!found.ok()) return found.status();
+    for (size_t i = 0; i < refs.size(); ++i) {
+      size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
+      consumed.try_emplace(refs[i].table, Consumption(refs[i].table, false))
+          .first->second.Add(ReadConsumption(*schemas[refs[i].table], nullptr, size, true, true));
+    }
+  }
+  return RenderObject([&](JsonWriter& w) {
+    if (!WantsCapacity(mode)) return;
+    w.Key("ConsumedCapacity");
+    w.StartArray();
+    for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
+    w.EndArray();
+  });
 }
 
 }  // namespace
@@ -193,12 +227,10 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
       schema = std::move(found).value();
     }
     Item key = req.attributes;
-    if (action.op == ItemOp::kPut) {
-      if (auto status = engine::ValidateItemKey(*schema, key); !status.ok()) return status;
-      key = engine::ExtractKey(*schema, key);
-    } else if (auto status = engine::ValidateKey(*schema, key); !status.ok()) {
-      return status;
-    }
+    engine::Status valid = action.op == ItemOp::kPut ? engine::ValidateItemKey(*schema, key)
+                                                     : engine::ValidateKey(*schema, key);
+    if (!valid.ok()) return CancelOnValidation(actions->size(), &action - actions->data(), valid);
+    if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schema, key);
     if (!seen.insert(req.table + '\0' + engine::DebugString(key)).second) {
       return ApiError::Validation(
           "Transaction request cannot include multiple operations on one item");
@@ -206,8 +238,7 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
     bytes += engine::ItemSize(req.attributes);
   }
   if (bytes > kMaxTransactBytes) {
-    return ApiError::Validation(
-        "Transaction size has exceeded the maximum allowed size of 4 MB");  // see compatibility
+    return ApiError::Validation("Transaction request size cannot exceed 4 MB");
   }
 
   std::string fingerprint = token ? Fingerprint(**items) : "";
@@ -217,7 +248,9 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
       return ApiError::IdempotentParameterMismatch(
           "The request uses the same client token as a previous, but non-identical request.");
     }
-    if (seen_before == engine::TokenCheck::kRepeat) return std::string("{}");
+    if (seen_before == engine::TokenCheck::kRepeat) {
+      return ReplayResponse(ctx, *actions, schemas, CapacityMode(request));
+    }
   }
 
   std::vector<ConditionCheck> checks;
@@ -299,7 +332,14 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     gets.push_back(std::move(get).value());
   }
   std::vector<engine::ItemRef> refs;
-  for (const ItemRequest& get : gets) refs.push_back({get.table, get.attributes});
+  for (size_t i = 0; i < gets.size(); ++i) {
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
+    if (!schema.ok()) return schema.status();
+    if (auto valid = engine::ValidateKey(**schema, gets[i].attributes); !valid.ok()) {
+      return CancelOnValidation(gets.size(), i, valid);
+    }
+    refs.push_back({gets[i].table, gets[i].attributes});
+  }
   auto found = ctx.db.GetItems(ctx.caller.ns, refs);
   if (!found.ok()) return found.status();
   std::string_view mode = CapacityMode(request);

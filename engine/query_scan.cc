@@ -135,48 +135,50 @@ Result<std::shared_ptr<const TableSchema>> Database::GetSchema(std::string_view 
   return state->schema();
 }
 
+namespace {
+
+// The index `name` of `schema`, nullptr for "" (the table itself).
+Result<const IndexSchema*> IndexNamed(const TableSchema& schema, const std::string& name) {
+  if (name.empty()) return static_cast<const IndexSchema*>(nullptr);
+  const IndexSchema* index = FindIndex(schema, name);
+  if (!index) {
+    return Status::InvalidArgument("The table does not have the specified index: " + name);
+  }
+  return index;
+}
+
+}  // namespace
+
 Result<Page> Database::Query(std::string_view ns, std::string_view table,
                              const QueryRequest& request) const {
-  auto state = FindTable(ns, table);
-  if (!state) return Status::NotFound("Requested resource not found");
-  auto schema = state->schema();
-  const IndexSchema* index = nullptr;
+  auto schema = GetSchema(ns, table);
+  if (!schema.ok()) return schema.status();
+  auto index = IndexNamed(**schema, request.index_name);
+  if (!index.ok()) return index.status();
   std::string prefix;
-  std::vector<const AttributeValue*> partition;
-  for (const AttributeValue& value : request.partition) partition.push_back(&value);
-  if (request.index_name.empty()) {
-    prefix = PartitionPrefix(schema->table_id, request.partition.front());
+  if (!*index) {
+    prefix = PartitionPrefix((*schema)->table_id, request.partition.front());
   } else {
-    index = FindIndex(*schema, request.index_name);
-    if (!index) {
-      return Status::InvalidArgument("The table does not have the specified index: " +
-                                     request.index_name);
-    }
-    prefix = IndexPartitionPrefix(schema->table_id, *index, partition);
+    std::vector<const AttributeValue*> partition;
+    for (const AttributeValue& value : request.partition) partition.push_back(&value);
+    prefix = IndexPartitionPrefix((*schema)->table_id, **index, partition);
   }
   KeyRange range = SortKeyRange(std::move(prefix), request.sort);
-  return ReadRange(*schema, index, std::move(range.lower), std::move(range.upper),
+  return ReadRange(**schema, *index, std::move(range.lower), std::move(range.upper),
                    request.forward, request.limit, request.exclusive_start_key,
                    request.fetch_table_items);
 }
 
 Result<Page> Database::Scan(std::string_view ns, std::string_view table,
                             const ScanRequest& request) const {
-  auto state = FindTable(ns, table);
-  if (!state) return Status::NotFound("Requested resource not found");
-  auto schema = state->schema();
-  const IndexSchema* index = nullptr;
-  std::string prefix = TablePrefix(schema->table_id);
-  if (!request.index_name.empty()) {
-    index = FindIndex(*schema, request.index_name);
-    if (!index) {
-      return Status::InvalidArgument("The table does not have the specified index: " +
-                                     request.index_name);
-    }
-    prefix = IndexPrefix(schema->table_id, index->index_id);
-  }
+  auto schema = GetSchema(ns, table);
+  if (!schema.ok()) return schema.status();
+  auto index = IndexNamed(**schema, request.index_name);
+  if (!index.ok()) return index.status();
+  std::string prefix = *index ? IndexPrefix((*schema)->table_id, (*index)->index_id)
+                              : TablePrefix((*schema)->table_id);
   KeyRange range = SegmentRange(prefix, request.segment, request.total_segments);
-  return ReadRange(*schema, index, std::move(range.lower), std::move(range.upper), true,
+  return ReadRange(**schema, *index, std::move(range.lower), std::move(range.upper), true,
                    request.limit, request.exclusive_start_key, request.fetch_table_items);
 }
 

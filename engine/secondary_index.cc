@@ -29,6 +29,17 @@ std::vector<const KeyElement*> IndexKeyElements(const IndexSchema& index) {
   return elements;
 }
 
+std::set<std::string> KeyAttributeNames(const TableSchema& schema) {
+  std::set<std::string> names;
+  auto use = [&](const KeySchema& key) {
+    for (const auto& e : key.hash) names.insert(e.name);
+    for (const auto& e : key.range) names.insert(e.name);
+  };
+  use(schema.key);
+  for (const IndexSchema* index : AllIndexes(schema)) use(index->key);
+  return names;
+}
+
 std::string IndexPrefix(uint64_t table_id, uint32_t index_id) {
   std::string out = TablePrefix(table_id);
   coding::PutFixed32BE(&out, index_id);

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,9 @@ bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::str
 // for S and B, not be empty. kInvalidArgument with DynamoDB's message; when
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
+
+// The names of every key attribute of the table and its indexes.
+std::set<std::string> KeyAttributeNames(const TableSchema& schema);
 
 // The index's key attribute names: partition ones, then sort ones.
 std::vector<const KeyElement*> IndexKeyElements(const IndexSchema& index);

@@ -64,6 +64,14 @@ def dynamodb(server_url):
     return make_client(server_url)
 
 
+@pytest.fixture(scope="module")
+def tables(dynamodb):
+    """Creates tables for one test module and deletes them after it."""
+    factory = TableFactory(dynamodb)
+    yield factory
+    factory.cleanup()
+
+
 @pytest.fixture(scope="session")
 def dynamodb_resource(server_url):
     return make_resource(server_url)

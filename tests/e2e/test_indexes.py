@@ -9,18 +9,11 @@ import time
 
 import pytest
 
-from .e2e_util import (TableFactory, avs, exact, expect_error, plain, raw_op, unique_name,
+from .e2e_util import (avs, exact, expect_error, plain, raw_op, unique_name,
                        wait_active)
 
 VE = "ValidationException"
 RNF = "ResourceNotFoundException"
-
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
 
 
 def gsi(name, hash_key, range_key=None, projection="ALL", include=None):

@@ -8,17 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from botocore.exceptions import ClientError
 
-from .e2e_util import TableFactory, make_client, unique_name
+from .e2e_util import make_client, unique_name
 
 CCF = "ConditionalCheckFailedException"
 THREADS = 16
-
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,9 @@ from decimal import Decimal
 import pytest
 from boto3.dynamodb.types import Binary
 
-from .e2e_util import TableFactory, expect_error, unique_name
+from .e2e_util import expect_error, unique_name
 
 MAX_ITEM_BYTES = 400 * 1024
-
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
 
 
 @pytest.fixture(scope="module")

@@ -12,16 +12,9 @@ from decimal import Decimal
 import pytest
 from boto3.dynamodb.conditions import Attr, Key
 
-from .e2e_util import TableFactory, expect_error, make_client
+from .e2e_util import expect_error, make_client
 
 CCF = "ConditionalCheckFailedException"
-
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
 
 
 @pytest.fixture(scope="module")

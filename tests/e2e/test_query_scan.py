@@ -10,18 +10,11 @@ from decimal import Decimal
 import pytest
 from boto3.dynamodb.conditions import Attr, Key
 
-from .e2e_util import (TableFactory, av, avs, exact, expect_error, make_client, plain,
+from .e2e_util import (av, avs, exact, expect_error, make_client, plain,
                        unique_name)
 
 VE = "ValidationException"
 RNF = "ResourceNotFoundException"
-
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
 
 
 @pytest.fixture(scope="module")

@@ -10,17 +10,10 @@ import pytest
 from boto3.dynamodb.conditions import Attr
 from botocore.exceptions import ClientError
 
-from .e2e_util import TableFactory, av, avs, exact, expect_error, key, plain, raw_op
+from .e2e_util import av, avs, exact, expect_error, key, plain, raw_op
 
 CCF = "ConditionalCheckFailedException"
 VE = "ValidationException"
-
-@pytest.fixture(scope="module")
-def tables(dynamodb):
-    factory = TableFactory(dynamodb)
-    yield factory
-    factory.cleanup()
-
 
 @pytest.fixture(scope="module")
 def tbl(tables):
