@@ -77,9 +77,11 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
     if (!index.is_local) {
       w.Key("IndexStatus");
       WriteString(w, index.status);
-      if (index.backfilling) {
+      // DynamoDB shows Backfilling while an index is being created, and drops
+      // the member once the index is ACTIVE.
+      if (index.backfilling || index.status == "CREATING") {
         w.Key("Backfilling");
-        w.Bool(true);
+        w.Bool(index.backfilling);
       }
       w.Key("ProvisionedThroughput");
       WriteThroughput(w, index.throughput);
