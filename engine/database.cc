@@ -391,12 +391,16 @@ Result<std::optional<Item>> Database::ReadCurrent(const std::string& item_key,
   return std::optional<Item>(std::move(decoded).value());
 }
 
-Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const TableSchema& schema,
+Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const TableSchema& key_schema,
                                                   const Item& key, const Planner& planner) {
-  std::string item_key = ItemKey(schema.table_id, schema, key);
+  std::string item_key = ItemKey(key_schema.table_id, key_schema, key);
 
   std::lock_guard lock(state.write_mu);
   if (state.dropped) return ItemTableNotFound();
+  // The schema as of now: an UpdateTable that added an index while this
+  // write waited for the lock must see its entry written. (Keys never change.)
+  auto current_schema = state.schema();
+  const TableSchema& schema = *current_schema;
   if (state.claimed.contains(item_key)) {
     return Status::TransactionConflict(std::string(kTransactionOngoing));
   }

@@ -218,8 +218,9 @@ class Database {
   std::shared_ptr<TableState> FindTable(std::string_view ns, std::string_view name) const;
   TableDescription Describe(const TableState& state) const;
   Status PersistSchema(const TableSchema& schema, std::string_view ns);
-  // WriteItem once the table and its schema are known.
-  Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& schema,
+  // WriteItem once the table is known; `key_schema` (any schema version of
+  // the table: keys never change) places the item.
+  Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& key_schema,
                                           const Item& key, const Planner& planner);
   // The item stored under `item_key`, or nullopt.
   Result<std::optional<Item>> ReadCurrent(const std::string& item_key,

@@ -83,6 +83,9 @@ Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* i
                                  const std::optional<Item>& exclusive_start_key,
                                  bool fetch_table_items) const {
   if (exclusive_start_key) {
+    if (!ValidateItemKey(schema, *exclusive_start_key).ok()) {
+      return Status::InvalidArgument("The provided starting key is invalid");
+    }
     std::optional<std::string> start =
         index ? IndexEntryKey(schema, *index, *exclusive_start_key)
               : std::optional(ItemKey(schema.table_id, schema, *exclusive_start_key));

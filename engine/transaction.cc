@@ -47,6 +47,11 @@ Result<TransactWriteOutcome> Database::TransactWrite(
     return Status::Ok();
   };
   DDB_RETURN_IF_ERROR(lock_all());
+  // The schemas as of now (an index added meanwhile must get its entries).
+  auto refresh_schemas = [&] {
+    for (Target& t : targets) t.schema = t.state->schema();
+  };
+  refresh_schemas();
 
   // Decide: every planner sees the items as they are now.
   TransactWriteOutcome outcome;
@@ -102,6 +107,7 @@ Result<TransactWriteOutcome> Database::TransactWrite(
     Status relocked = lock_all();
     for (const Target& t : targets) t.state->claimed.erase(t.item_key);
     DDB_RETURN_IF_ERROR(relocked);
+    refresh_schemas();
     batch = std::make_unique<Store::Batch>(*store_);
     pending.clear();
     if (!build(*batch, pending)) return outcome;
