@@ -9,6 +9,7 @@
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "engine/expression/document_path.h"
+#include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
 
@@ -26,11 +27,9 @@ ApiError Duplicates() {
   return ApiError::Validation("Provided list of item keys contains duplicates");
 }
 
-// A table's key attributes of `item` rendered canonically: equal keys give
-// equal strings (numbers are canonical, the map is ordered).
-std::string KeyIdentity(const std::string& table, const engine::TableSchema& schema,
-                        const Item& item) {
-  return table + '\0' + engine::DebugString(engine::ExtractKey(schema, item));
+// The storage key of `item`'s key: equal keys, equal strings.
+std::string KeyIdentity(const engine::TableSchema& schema, const Item& item) {
+  return engine::ItemKey(schema.table_id, schema, item);
 }
 
 ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request) {
@@ -120,7 +119,7 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
     std::set<std::string> seen;
     for (const Item& key : gets.keys) {
       if (auto status = engine::ValidateKey(*gets.schema, key); !status.ok()) return status;
-      if (!seen.insert(KeyIdentity(gets.table, *gets.schema, key)).second) return Duplicates();
+      if (!seen.insert(KeyIdentity(*gets.schema, key)).second) return Duplicates();
     }
   }
   return tables;
@@ -269,7 +268,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     if (write.put && engine::ItemSize(write.item) > engine::kMaxItemBytes) {
       return ApiError::Validation("Item size has exceeded the maximum allowed size");
     }
-    if (!seen.insert(KeyIdentity(write.table, *write.schema, write.item)).second) {
+    if (!seen.insert(KeyIdentity(*write.schema, write.item)).second) {
       return Duplicates();
     }
   }
@@ -279,18 +278,17 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
                       View(metrics->value) == "SIZE";
   ItemCollections collections;
   std::map<std::string, Consumption> consumed;
-  // Writes that met an item a transaction holds go back as unprocessed,
-  // for the client to retry, as DynamoDB returns them.
   std::map<std::string, std::vector<const Write*>> unprocessed;
   for (Write& write : writes) {
     auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
                               : ctx.db.DeleteItem(ctx.caller.ns, write.table, write.item);
-    if (!old_item.ok() &&
-        old_item.status().code() == engine::Status::Code::kTransactionConflict) {
+    // A write that fails now (it passed validation: the item met a
+    // transaction, or the table went away meanwhile) goes back unprocessed,
+    // so the client learns exactly which writes did not land.
+    if (!old_item.ok()) {
       unprocessed[write.table].push_back(&write);
       continue;
     }
-    if (!old_item.ok()) return old_item.status();
     const Item* old_ptr = *old_item ? &**old_item : nullptr;
     Consumption c =
         WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr);

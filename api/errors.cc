@@ -60,6 +60,9 @@ ApiError ApiError::TransactionCanceled(std::vector<CancellationReason> reasons) 
 ApiError ApiError::IdempotentParameterMismatch(std::string message) {
   return Make(kDynamoDb, "IdempotentParameterMismatchException", std::move(message));
 }
+ApiError ApiError::TransactionInProgress(std::string message) {
+  return Make(kDynamoDb, "TransactionInProgressException", std::move(message));
+}
 ApiError ApiError::LimitExceeded(std::string message) {
   return Make(kDynamoDb, "LimitExceededException", std::move(message));
 }

@@ -50,6 +50,7 @@ struct ApiError {
   // reasons [A, B]", built from `reasons`.
   static ApiError TransactionCanceled(std::vector<CancellationReason> reasons);
   static ApiError IdempotentParameterMismatch(std::string message);
+  static ApiError TransactionInProgress(std::string message);
   static ApiError LimitExceeded(std::string message);
   static ApiError RequestTooLarge(std::string message);
   static ApiError Internal(std::string message);

@@ -272,24 +272,36 @@ ApiResult<bool> CheckLegacyBetween(const AttributeValue& low, const AttributeVal
   return true;
 }
 
+namespace {
+
+// Joins conditions [begin, end) with `kind` as a balanced tree, so that a
+// request with many entries cannot build a tree deep enough to exhaust the
+// stack when it is evaluated or destroyed.
+expr::Condition Join(std::vector<expr::Condition>& parts, size_t begin, size_t end,
+                     expr::Condition::Kind kind) {
+  if (end - begin == 1) return std::move(parts[begin]);
+  size_t middle = begin + (end - begin) / 2;
+  expr::Condition joined;
+  joined.kind = kind;
+  joined.children.push_back(Join(parts, begin, middle, kind));
+  joined.children.push_back(Join(parts, middle, end, kind));
+  return joined;
+}
+
+}  // namespace
+
 ApiResult<std::optional<expr::Condition>> ExpectedToCondition(
     const rapidjson::Value& expected, std::string_view conditional_operator) {
-  std::optional<expr::Condition> combined;
+  std::vector<expr::Condition> parts;
   for (const auto& member : expected.GetObject()) {
     auto condition = ExpectedEntry(View(member.name), member.value);
     if (!condition.ok()) return condition.take_error();
-    if (!combined) {
-      combined = std::move(condition).value();
-      continue;
-    }
-    expr::Condition both;
-    both.kind = conditional_operator == "OR" ? expr::Condition::Kind::kOr
-                                             : expr::Condition::Kind::kAnd;
-    both.children.push_back(std::move(*combined));
-    both.children.push_back(std::move(condition).value());
-    combined = std::move(both);
+    parts.push_back(std::move(condition).value());
   }
-  return combined;
+  if (parts.empty()) return std::optional<expr::Condition>();
+  auto kind = conditional_operator == "OR" ? expr::Condition::Kind::kOr
+                                           : expr::Condition::Kind::kAnd;
+  return std::optional<expr::Condition>(Join(parts, 0, parts.size(), kind));
 }
 
 ApiResult<expr::Update> AttributeUpdatesToUpdate(const rapidjson::Value& updates) {

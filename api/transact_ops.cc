@@ -10,6 +10,7 @@
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "engine/expression/document_path.h"
+#include "engine/key_codec.h"
 #include "engine/key_validation.h"
 
 namespace ddb::api {
@@ -231,7 +232,7 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
                                                      : engine::ValidateKey(*schema, key);
     if (!valid.ok()) return CancelOnValidation(actions->size(), &action - actions->data(), valid);
     if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schema, key);
-    if (!seen.insert(req.table + '\0' + engine::DebugString(key)).second) {
+    if (!seen.insert(engine::ItemKey(schema->table_id, *schema, key)).second) {
       return ApiError::Validation(
           "Transaction request cannot include multiple operations on one item");
     }
@@ -243,7 +244,12 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
 
   std::string fingerprint = token ? Fingerprint(**items) : "";
   if (token) {
-    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint);
+    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint,
+                                         kTokenLifetimeMillis);
+    if (seen_before == engine::TokenCheck::kInProgress) {
+      return ApiError::TransactionInProgress(
+          "Transaction from previous request is still in progress");
+    }
     if (seen_before == engine::TokenCheck::kMismatch) {
       return ApiError::IdempotentParameterMismatch(
           "The request uses the same client token as a previous, but non-identical request.");
@@ -263,6 +269,10 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
     writes.push_back({action.request.table, std::move(key), PlannerFor(action, checks.back())});
   }
   auto outcome = ctx.db.TransactWrite(ctx.caller.ns, writes);
+  if (token) {
+    ctx.db.FinishToken(ctx.caller.ns, *token, outcome.ok() && outcome->committed,
+                       kTokenLifetimeMillis);
+  }
   if (!outcome.ok()) return outcome.status();
   if (!outcome->committed) {
     std::vector<CancellationReason> reasons;
@@ -279,7 +289,6 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
     }
     return ApiError::TransactionCanceled(std::move(reasons));
   }
-  if (token) ctx.db.RecordToken(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
 
   std::string_view mode = CapacityMode(request);
   std::map<std::string, Consumption> consumed;

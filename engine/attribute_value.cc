@@ -1,18 +1,20 @@
 #include "engine/attribute_value.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace ddb::engine {
 namespace {
 
-template <class T, class Eq>
-bool SameElements(const std::vector<T>& a, const std::vector<T>& b, Eq eq) {
+// Set equality in linear time; sets hold no duplicates.
+template <class T>
+bool SameElements(const std::vector<T>& a, const std::vector<T>& b) {
   if (a.size() != b.size()) return false;
-  // Sets are small in practice; DynamoDB caps items at 400 KB.
-  return std::all_of(a.begin(), a.end(), [&](const T& x) {
-    return std::any_of(b.begin(), b.end(), [&](const T& y) { return eq(x, y); });
-  });
+  std::unordered_set<std::string_view> keys;
+  for (const T& x : a) keys.insert(SetElementKey(x));
+  return std::all_of(b.begin(), b.end(), [&](const T& y) { return keys.contains(SetElementKey(y)); });
 }
 
 size_t NameSize(std::string_view name) { return name.size(); }
@@ -23,14 +25,11 @@ bool AttributeValue::operator==(const AttributeValue& other) const {
   if (type() != other.type()) return false;
   switch (type()) {
     case AttributeType::kSS:
-      return SameElements(as<StringSet>().values, other.as<StringSet>().values,
-                          std::equal_to<>());
+      return SameElements(as<StringSet>().values, other.as<StringSet>().values);
     case AttributeType::kBS:
-      return SameElements(as<BinarySet>().values, other.as<BinarySet>().values,
-                          std::equal_to<>());
+      return SameElements(as<BinarySet>().values, other.as<BinarySet>().values);
     case AttributeType::kNS:
-      return SameElements(as<NumberSet>().values, other.as<NumberSet>().values,
-                          [](const Number& x, const Number& y) { return x.Compare(y) == 0; });
+      return SameElements(as<NumberSet>().values, other.as<NumberSet>().values);
     case AttributeType::kN:
       return as<Number>().Compare(other.as<Number>()) == 0;
     case AttributeType::kM:

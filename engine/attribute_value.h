@@ -79,6 +79,11 @@ class AttributeValue {
   Variant value_;
 };
 
+// A set element's identity for hashing: the string or bytes themselves, a
+// number's canonical text (equal numbers, equal text).
+inline const std::string& SetElementKey(const std::string& element) { return element; }
+inline const std::string& SetElementKey(const Number& element) { return element.ToString(); }
+
 // "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS".
 std::string_view TypeName(AttributeType type);
 

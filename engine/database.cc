@@ -227,6 +227,8 @@ Result<TableDescription> Database::UpdateTable(
     TableSchema reserved = *old_schema;
     reserved.next_index_id = schema.next_index_id;
     DDB_RETURN_IF_ERROR(PersistSchema(reserved, ns));
+    // Also in memory: a failed backfill must not let the ids be reused.
+    state.set_schema(std::make_shared<const TableSchema>(reserved));
     for (IndexSchema* index : created) {
       DDB_RETURN_IF_ERROR(Backfill(state, schema, *index));
     }

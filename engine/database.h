@@ -100,7 +100,12 @@ struct TransactWriteOutcome {
 };
 
 // What a ClientRequestToken says about a request.
-enum class TokenCheck { kNew, kRepeat, kMismatch };
+enum class TokenCheck {
+  kNew,         // first use: reserved for this request
+  kRepeat,      // the same request already committed
+  kInProgress,  // the same request is still running
+  kMismatch,    // the token was used for another request
+};
 
 // An item to read: its table and key.
 struct ItemRef {
@@ -183,11 +188,12 @@ class Database {
   Result<TransactWriteOutcome> TransactWrite(std::string_view ns,
                                              const std::vector<TransactWriteItem>& items);
 
-  // Idempotency of TransactWriteItems: whether `token` was recorded in `ns`
-  // (and has not expired), and for a request with this `fingerprint`.
+  // Idempotency of TransactWriteItems. CheckToken reserves a new `token`
+  // (in `ns`) for the request with this `fingerprint`; FinishToken keeps it
+  // for `lifetime_millis` after a commit, or forgets it after a failure.
   TokenCheck CheckToken(std::string_view ns, std::string_view token,
-                        std::string_view fingerprint);
-  void RecordToken(std::string_view ns, std::string_view token, std::string_view fingerprint,
+                        std::string_view fingerprint, int64_t lifetime_millis);
+  void FinishToken(std::string_view ns, std::string_view token, bool committed,
                    int64_t lifetime_millis);
 
   // Reads several items from one snapshot: a consistent view across tables.
@@ -258,9 +264,14 @@ class Database {
   // described as DELETING until their deadline.
   std::map<std::string, std::pair<TableDescription, int64_t>, std::less<>> deleting_;
 
+  struct TokenEntry {
+    std::string fingerprint;
+    int64_t expires = 0;  // millis
+    bool done = false;    // false while the request runs
+  };
   std::mutex tokens_mu_;
-  // Guarded by tokens_mu_: ns 0x00 token -> (fingerprint, expiry millis).
-  std::map<std::string, std::pair<std::string, int64_t>, std::less<>> tokens_;
+  // Guarded by tokens_mu_: ns 0x00 token -> its request.
+  std::map<std::string, TokenEntry, std::less<>> tokens_;
 };
 
 }  // namespace ddb::engine

@@ -56,19 +56,35 @@ std::string IndexPartitionPrefix(uint64_t table_id, const IndexSchema& index,
   return out;
 }
 
+namespace {
+
+// The value of index key attribute `element` in `item`, or nullptr when it
+// is absent, of another type or empty: such an item is not in the index
+// (writes reject it; a backfill leaves it out).
+const AttributeValue* IndexKeyValue(const Item& item, const KeyElement& element) {
+  auto it = item.find(element.name);
+  if (it == item.end() || !HasScalarType(it->second, element.type)) return nullptr;
+  const AttributeValue& v = it->second;
+  bool empty = (v.is<std::string>() && v.as<std::string>().empty()) ||
+               (v.is<Binary>() && v.as<Binary>().bytes.empty());
+  return empty ? nullptr : &v;
+}
+
+}  // namespace
+
 std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexSchema& index,
                                          const Item& item) {
   std::vector<const AttributeValue*> hash_values;
   for (const auto& element : index.key.hash) {
-    auto it = item.find(element.name);
-    if (it == item.end()) return std::nullopt;
-    hash_values.push_back(&it->second);
+    const AttributeValue* value = IndexKeyValue(item, element);
+    if (!value) return std::nullopt;
+    hash_values.push_back(value);
   }
   std::string key = IndexPartitionPrefix(schema.table_id, index, hash_values);
   for (const auto& element : index.key.range) {
-    auto it = item.find(element.name);
-    if (it == item.end()) return std::nullopt;
-    AppendKeyValue(it->second, &key);
+    const AttributeValue* value = IndexKeyValue(item, element);
+    if (!value) return std::nullopt;
+    AppendKeyValue(*value, &key);
   }
   AppendKeyValue(item.find(schema.hash_key().name)->second, &key);
   if (const KeyElement* range = schema.range_key()) {

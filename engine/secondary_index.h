@@ -45,8 +45,8 @@ std::string IndexPrefix(uint64_t table_id, uint32_t index_id);
 std::string IndexPartitionPrefix(uint64_t table_id, const IndexSchema& index,
                                  const std::vector<const AttributeValue*>& hash_values);
 
-// The entry key of `item` in `index`, or nullopt when the item lacks an index
-// key attribute. REQUIRES: ValidateIndexKeys(schema, item).ok().
+// The entry key of `item` in `index`, or nullopt when an index key attribute
+// is absent, of another type or empty. REQUIRES: `item` has the table's key.
 std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexSchema& index,
                                          const Item& item);
 

@@ -39,9 +39,11 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   });
   tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
   std::vector<std::unique_lock<std::mutex>> locks;
+  // Locks every table (all of them, even when one turns out dropped, so
+  // that claims are only ever touched under their table's lock).
   auto lock_all = [&]() -> Status {
+    for (TableState* table : tables) locks.emplace_back(table->write_mu);
     for (TableState* table : tables) {
-      locks.emplace_back(table->write_mu);
       if (table->dropped) return Status::NotFound("Requested resource not found");
     }
     return Status::Ok();
@@ -127,20 +129,35 @@ Result<TransactWriteOutcome> Database::TransactWrite(
 }
 
 TokenCheck Database::CheckToken(std::string_view ns, std::string_view token,
-                                std::string_view fingerprint) {
+                                std::string_view fingerprint, int64_t lifetime_millis) {
   std::lock_guard lock(tokens_mu_);
   int64_t now = clock_.NowMillis();
-  std::erase_if(tokens_, [&](const auto& entry) { return entry.second.second <= now; });
-  auto it = tokens_.find(std::string(ns) + '\0' + std::string(token));
-  if (it == tokens_.end()) return TokenCheck::kNew;
-  return it->second.first == fingerprint ? TokenCheck::kRepeat : TokenCheck::kMismatch;
+  std::erase_if(tokens_, [&](const auto& entry) { return entry.second.expires <= now; });
+  std::string key = std::string(ns) + '\0' + std::string(token);
+  auto it = tokens_.find(key);
+  if (it == tokens_.end()) {
+    // Reserved now, so that a retry arriving before this request finishes
+    // does not run it a second time.
+    tokens_.emplace(std::move(key), TokenEntry{std::string(fingerprint), now + lifetime_millis,
+                                               /*done=*/false});
+    return TokenCheck::kNew;
+  }
+  if (it->second.fingerprint != fingerprint) return TokenCheck::kMismatch;
+  return it->second.done ? TokenCheck::kRepeat : TokenCheck::kInProgress;
 }
 
-void Database::RecordToken(std::string_view ns, std::string_view token,
-                           std::string_view fingerprint, int64_t lifetime_millis) {
+void Database::FinishToken(std::string_view ns, std::string_view token, bool committed,
+                           int64_t lifetime_millis) {
   std::lock_guard lock(tokens_mu_);
-  tokens_.insert_or_assign(std::string(ns) + '\0' + std::string(token),
-                           std::pair(std::string(fingerprint), clock_.NowMillis() + lifetime_millis));
+  auto it = tokens_.find(std::string(ns) + '\0' + std::string(token));
+  if (it == tokens_.end()) return;
+  if (!committed) {
+    tokens_.erase(it);  // a failed request may be retried as new
+    return;
+  }
+  // The window runs from the request's completion.
+  it->second.done = true;
+  it->second.expires = clock_.NowMillis() + lifetime_millis;
 }
 
 Result<std::vector<std::optional<Item>>> Database::GetItems(

@@ -22,8 +22,12 @@ constexpr int kMaxParenthesesDepth = kMaxOperators + 1;
 // recording the first error, which the caller then returns.
 class Parser {
  public:
+  // Tokenizes only text within the size limit, so an oversized expression
+  // costs nothing but its rejection (Check).
   Parser(std::string_view text, std::string_view parameter)
-      : text_(text), parameter_(parameter), tokens_(Tokenize(text)) {}
+      : text_(text),
+        parameter_(parameter),
+        tokens_(Tokenize(text.size() > kMaxExpressionBytes ? std::string_view() : text)) {}
 
   Status Check() const {
     if (text_.size() > kMaxExpressionBytes) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "engine/expression/document_path.h"
@@ -91,6 +92,11 @@ Result<AttributeValue> EvaluateFunction(const Operand& call, const Item& item) {
   auto second = EvaluateTerm(call.args[1], item);
   if (!second.ok()) return second;
   if (!first->is<List>() || !second->is<List>()) return Invalid(kWrongType);
+  // Nested list_appends can double a list per call: stop as soon as the
+  // result could not be stored anyway.
+  if (AttributeSize(*first) + AttributeSize(*second) > kMaxItemBytes) {
+    return Invalid("Item size to update has exceeded the maximum allowed size");
+  }
   List joined = std::move(first->as<List>());
   for (auto& element : second->as<List>()) joined.push_back(std::move(element));
   return AttributeValue(std::move(joined));
@@ -124,11 +130,14 @@ Result<AttributeValue> EvaluateTerm(const Operand& term, const Item& item) {
   return Invalid(kWrongType);
 }
 
-// a ∪ b, keeping a's order and appending b's new elements.
+// a ∪ b, keeping a's order and appending b's new elements; hashed, so a
+// large operand costs linear time under the table's lock.
 template <class Set>
 AttributeValue Union(Set a, const Set& b) {
+  std::unordered_set<std::string> seen;
+  for (const auto& v : a.values) seen.insert(SetElementKey(v));
   for (const auto& v : b.values) {
-    if (std::find(a.values.begin(), a.values.end(), v) == a.values.end()) a.values.push_back(v);
+    if (seen.insert(SetElementKey(v)).second) a.values.push_back(v);
   }
   return AttributeValue(std::move(a));
 }
@@ -136,9 +145,9 @@ AttributeValue Union(Set a, const Set& b) {
 // a \ b; nullopt when nothing is left (an empty set cannot be stored).
 template <class Set>
 std::optional<AttributeValue> Difference(Set a, const Set& b) {
-  std::erase_if(a.values, [&](const auto& v) {
-    return std::find(b.values.begin(), b.values.end(), v) != b.values.end();
-  });
+  std::unordered_set<std::string> removed;
+  for (const auto& v : b.values) removed.insert(SetElementKey(v));
+  std::erase_if(a.values, [&](const auto& v) { return removed.contains(SetElementKey(v)); });
   if (a.values.empty()) return std::nullopt;
   return AttributeValue(std::move(a));
 }

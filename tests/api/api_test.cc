@@ -485,5 +485,25 @@ TEST_F(ApiTest, ExpressionParameterChecksComeInDynamoDbsOrder) {
               "ValidationException", "Invalid ConditionExpression: Syntax error");
 }
 
+
+TEST_F(ApiTest, DeeplyNestedJsonIsRefusedBeforeParsing) {
+  std::string body = R"({"TableName":"t","Item":)" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  ExpectError(Call("PutItem", body), "SerializationException", "");
+}
+
+TEST_F(ApiTest, ManyLegacyConditionsStayShallow) {
+  CreateTable("wide_table");
+  std::string expected = "{";
+  for (int i = 0; i < 20000; ++i) {
+    expected += (i ? "," : "") + std::string("\"a") + std::to_string(i) +
+                "\":{\"ComparisonOperator\":\"NULL\"}";
+  }
+  expected += "}";
+  auto put = CallOk("PutItem", R"j({"TableName":"wide_table","Item":{"pk":{"S":"k"}},"Expected":)j" +
+                                   expected + "}");
+  EXPECT_TRUE(put.IsObject());
+}
+
 }  // namespace
 }  // namespace ddb::api
