@@ -205,15 +205,18 @@ Result<TableDescription> Database::DescribeTable(std::string_view ns,
 Result<TableDescription> Database::UpdateTable(
     std::string_view ns, std::string_view name,
     const std::function<Status(TableSchema&)>& change) {
-  std::unique_lock lock(catalog_mu_);
-  auto it = tables_.find(CatalogKey(ns, name));
-  if (it == tables_.end()) return TableNotFound(name);
-  TableState& state = *it->second;
+  // The table's write lock, not the catalog lock, serializes schema changes
+  // with each other and with item writes: a long backfill then blocks only
+  // writes to this table, not every request.
+  auto found = FindTable(ns, name);
+  if (!found) return TableNotFound(name);
+  TableState& state = *found;
+  std::lock_guard write_lock(state.write_mu);
+  if (state.dropped) return TableNotFound(name);
   auto old_schema = state.schema();
   TableSchema schema = *old_schema;
   DDB_RETURN_IF_ERROR(change(schema));
 
-  std::lock_guard write_lock(state.write_mu);
   std::vector<IndexSchema*> created;
   for (auto& index : schema.global_indexes) {
     if (index.index_id == 0) {
