@@ -349,8 +349,19 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     }
     refs.push_back({gets[i].table, gets[i].attributes});
   }
-  auto found = ctx.db.GetItems(ctx.caller.ns, refs);
+  std::vector<bool> conflicts;
+  auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
   if (!found.ok()) return found.status();
+  if (std::find(conflicts.begin(), conflicts.end(), true) != conflicts.end()) {
+    std::vector<CancellationReason> reasons;
+    for (bool conflict : conflicts) {
+      reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
+                                                      std::string(engine::kTransactionOngoing),
+                                                      std::nullopt}
+                                 : CancellationReason{"None", "", std::nullopt});
+    }
+    return ApiError::TransactionCanceled(std::move(reasons));
+  }
   std::string_view mode = CapacityMode(request);
   std::map<std::string, Consumption> consumed;
   for (size_t i = 0; i < gets.size(); ++i) {

@@ -200,6 +200,13 @@ class Database {
   Result<std::vector<std::optional<Item>>> GetItems(std::string_view ns,
                                                     const std::vector<ItemRef>& refs) const;
 
+  // TransactGetItems: GetItems, unless an item is claimed by a transaction
+  // that has not committed yet (DatabaseOptions::transaction_hold_millis);
+  // then nothing is read and `conflicts` (one flag per ref) says which.
+  Result<std::vector<std::optional<Item>>> TransactGet(std::string_view ns,
+                                                       const std::vector<ItemRef>& refs,
+                                                       std::vector<bool>* conflicts) const;
+
   // --- Query and Scan (query_scan.cc) ------------------------------------
 
   // The table's current schema; kNotFound ("Requested resource not found").

@@ -180,4 +180,24 @@ Result<std::vector<std::optional<Item>>> Database::GetItems(
   return found;
 }
 
+Result<std::vector<std::optional<Item>>> Database::TransactGet(std::string_view ns,
+                                                               const std::vector<ItemRef>& refs,
+                                                               std::vector<bool>* conflicts) const {
+  conflicts->assign(refs.size(), false);
+  if (options_.transaction_hold_millis > 0) {
+    bool any = false;
+    for (size_t i = 0; i < refs.size(); ++i) {
+      auto state = FindTable(ns, refs[i].table);
+      if (!state) return Status::NotFound("Requested resource not found");
+      auto schema = state->schema();
+      DDB_RETURN_IF_ERROR(ValidateKey(*schema, refs[i].key));
+      std::lock_guard lock(state->write_mu);
+      (*conflicts)[i] = state->claimed.contains(ItemKey(schema->table_id, *schema, refs[i].key));
+      any = any || (*conflicts)[i];
+    }
+    if (any) return std::vector<std::optional<Item>>();
+  }
+  return GetItems(ns, refs);
+}
+
 }  // namespace ddb::engine

@@ -109,6 +109,25 @@ def test_batch_write_returns_the_held_item_unprocessed(held):
     assert "Item" in client.get_item(TableName=table, Key=key("d"), ConsistentRead=True)
 
 
+def test_transactional_read_of_a_held_item_is_cancelled(held):
+    client, table = held
+    client.put_item(TableName=table, Item=key("unheld"))
+    thread, outcome = start_transaction(client, table, "f")
+    with pytest.raises(client.exceptions.TransactionCanceledException) as raised:
+        client.transact_get_items(TransactItems=[
+            {"Get": {"TableName": table, "Key": key("unheld")}},
+            {"Get": {"TableName": table, "Key": key("f")}}])
+    assert raised.value.response["CancellationReasons"] == [
+        {"Code": "None"}, {"Code": "TransactionConflict", "Message": ONGOING}]
+    # A plain read is not blocked: it sees the item as last committed.
+    assert "Item" not in client.get_item(TableName=table, Key=key("f"), ConsistentRead=True)
+    thread.join()
+    assert outcome == ["committed"]
+    responses = client.transact_get_items(TransactItems=[
+        {"Get": {"TableName": table, "Key": key("f")}}])["Responses"]
+    assert responses == [{"Item": {"pk": {"S": "f"}, "n": {"N": "1"}}}]
+
+
 def test_retry_after_the_hold_succeeds(held):
     client, table = held
     thread, outcome = start_transaction(client, table, "e")
