@@ -81,7 +81,6 @@ Status TableNotFound(std::string_view name) {
                           " not found");
 }
 
-Status ItemTableNotFound() { return Status::NotFound("Requested resource not found"); }
 
 }  // namespace
 
@@ -342,18 +341,21 @@ TableList Database::ListTables(std::string_view ns, std::string_view exclusive_s
   return list;
 }
 
-Result<std::optional<Item>> Database::GetItem(std::string_view ns, std::string_view table,
-                                              const Item& key) const {
+Result<ItemLocation> Database::Locate(std::string_view ns, std::string_view table,
+                                     const Item& key) const {
   auto state = FindTable(ns, table);
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
-  auto stored = store_->Get(Family::kItems, ItemKey(schema->table_id, *schema, key));
-  if (!stored.ok()) return stored.status();
-  if (!stored->has_value()) return std::optional<Item>();
-  auto item = DecodeItem(**stored);
-  if (!item.ok()) return item.status();
-  return std::optional<Item>(std::move(item).value());
+  std::string item_key = ItemKey(schema->table_id, *schema, key);
+  return ItemLocation{std::move(state), std::move(schema), std::move(item_key)};
+}
+
+Result<std::optional<Item>> Database::GetItem(std::string_view ns, std::string_view table,
+                                              const Item& key) const {
+  auto location = Locate(ns, table, key);
+  if (!location.ok()) return location.status();
+  return ReadCurrent(location->item_key);
 }
 
 Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string_view table,

@@ -35,6 +35,7 @@
 
 namespace ddb::engine {
 
+struct ItemLocation;
 struct PendingStats;
 struct TableState;
 
@@ -235,6 +236,16 @@ class Database {
   // the table: keys never change) places the item.
   Result<std::optional<Item>> WriteItemTo(TableState& state, const TableSchema& key_schema,
                                           const Item& key, const Planner& planner);
+  // The live table `table` in `ns` and the storage key of `key` in it.
+  // kNotFound for a missing table; kInvalidArgument when `key` does not
+  // match the key schema.
+  Result<ItemLocation> Locate(std::string_view ns, std::string_view table, const Item& key) const;
+  // Locate for each of `refs`.
+  Result<std::vector<ItemLocation>> LocateAll(std::string_view ns,
+                                              const std::vector<ItemRef>& refs) const;
+  // The items at `locations`, read from one snapshot.
+  Result<std::vector<std::optional<Item>>> ReadAll(
+      const std::vector<ItemLocation>& locations) const;
   // The item stored under `item_key`, or nullopt.
   Result<std::optional<Item>> ReadCurrent(const std::string& item_key,
                                           const Store::Snapshot* snapshot = nullptr) const;

@@ -13,9 +13,7 @@ std::vector<const KeyElement*> KeyElements(const TableSchema& schema) {
 
 // DynamoDB rejects empty strings and binaries in key attributes.
 Status CheckNotEmpty(const KeyElement& element, const AttributeValue& value) {
-  bool empty = (value.is<std::string>() && value.as<std::string>().empty()) ||
-               (value.is<Binary>() && value.as<Binary>().bytes.empty());
-  if (!empty) return Status::Ok();
+  if (!IsEmptyKeyValue(value)) return Status::Ok();
   return Status::InvalidArgument(
       std::string("One or more parameter values are not valid. The AttributeValue for a key "
                   "attribute cannot contain an empty ") +
@@ -23,6 +21,11 @@ Status CheckNotEmpty(const KeyElement& element, const AttributeValue& value) {
 }
 
 }  // namespace
+
+bool IsEmptyKeyValue(const AttributeValue& value) {
+  return (value.is<std::string>() && value.as<std::string>().empty()) ||
+         (value.is<Binary>() && value.as<Binary>().bytes.empty());
+}
 
 bool HasScalarType(const AttributeValue& value, ScalarType type) {
   switch (type) {

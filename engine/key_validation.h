@@ -22,6 +22,9 @@ Status ValidateItemKey(const TableSchema& schema, const Item& item);
 // The key attributes of `item`. REQUIRES: ValidateItemKey(schema, item).ok().
 Item ExtractKey(const TableSchema& schema, const Item& item);
 
+// Whether `value` is an empty string or binary, which no key may be.
+bool IsEmptyKeyValue(const AttributeValue& value);
+
 // Whether `value` has the scalar type `type`.
 bool HasScalarType(const AttributeValue& value, ScalarType type);
 

@@ -134,7 +134,7 @@ Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* i
 Result<std::shared_ptr<const TableSchema>> Database::GetSchema(std::string_view ns,
                                                                 std::string_view table) const {
   auto state = FindTable(ns, table);
-  if (!state) return Status::NotFound("Requested resource not found");
+  if (!state) return ItemTableNotFound();
   return state->schema();
 }
 

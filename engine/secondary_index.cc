@@ -64,10 +64,7 @@ namespace {
 const AttributeValue* IndexKeyValue(const Item& item, const KeyElement& element) {
   auto it = item.find(element.name);
   if (it == item.end() || !HasScalarType(it->second, element.type)) return nullptr;
-  const AttributeValue& v = it->second;
-  bool empty = (v.is<std::string>() && v.as<std::string>().empty()) ||
-               (v.is<Binary>() && v.as<Binary>().bytes.empty());
-  return empty ? nullptr : &v;
+  return IsEmptyKeyValue(it->second) ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -131,9 +128,7 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
             " Actual: " + std::string(TypeName(it->second.type())) + " IndexName: " +
             index->name);
       }
-      bool empty = (it->second.is<std::string>() && it->second.as<std::string>().empty()) ||
-                   (it->second.is<Binary>() && it->second.as<Binary>().bytes.empty());
-      if (empty) {
+      if (IsEmptyKeyValue(it->second)) {
         return Status::InvalidArgument(
             "One or more parameter values are not valid. A value specified for a secondary "
             "index key is not supported. The AttributeValue for a key attribute cannot contain "

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/catalog.h"
+#include "engine/status.h"
 #include "engine/store.h"
 
 namespace ddb::engine {
@@ -48,6 +49,17 @@ struct TableState {
   // committed (DatabaseOptions::transaction_hold_millis); guarded by write_mu.
   std::set<std::string> claimed;
 };
+
+// Where an item lives: its live table, that table's schema when looked up,
+// and the item's storage key (Database::Locate).
+struct ItemLocation {
+  std::shared_ptr<TableState> state;
+  std::shared_ptr<const TableSchema> schema;
+  std::string item_key;
+};
+
+// DynamoDB's answer to an item operation on a missing table.
+inline Status ItemTableNotFound() { return Status::NotFound("Requested resource not found"); }
 
 // Statistics a write batch will leave a table with, applied to the
 // TableState only once the batch is written.

@@ -1,4 +1,4 @@
-// Database::TransactWrite and Database::GetItems: several items, several
+// Database::TransactWrite, GetItems and TransactGet: several items, several
 // tables, one write batch or one snapshot.
 #include <algorithm>
 #include <chrono>
@@ -10,30 +10,18 @@
 #include "engine/table_state.h"
 
 namespace ddb::engine {
-namespace {
-
-struct Target {
-  std::shared_ptr<TableState> state;
-  std::shared_ptr<const TableSchema> schema;
-  std::string item_key;
-};
-
-}  // namespace
 
 Result<TransactWriteOutcome> Database::TransactWrite(
     std::string_view ns, const std::vector<TransactWriteItem>& items) {
-  std::vector<Target> targets;
+  std::vector<ItemLocation> targets;
   for (const TransactWriteItem& item : items) {
-    auto state = FindTable(ns, item.table);
-    if (!state) return Status::NotFound("Requested resource not found");
-    auto schema = state->schema();
-    DDB_RETURN_IF_ERROR(ValidateKey(*schema, item.key));
-    std::string item_key = ItemKey(schema->table_id, *schema, item.key);
-    targets.push_back({std::move(state), std::move(schema), std::move(item_key)});
+    auto location = Locate(ns, item.table, item.key);
+    if (!location.ok()) return location.status();
+    targets.push_back(std::move(location).value());
   }
   // Lock each table once, in table-id order.
   std::vector<TableState*> tables;
-  for (const Target& t : targets) tables.push_back(t.state.get());
+  for (const ItemLocation& t : targets) tables.push_back(t.state.get());
   std::sort(tables.begin(), tables.end(), [&](TableState* a, TableState* b) {
     return a->schema()->table_id < b->schema()->table_id;
   });
@@ -44,14 +32,14 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   auto lock_all = [&]() -> Status {
     for (TableState* table : tables) locks.emplace_back(table->write_mu);
     for (TableState* table : tables) {
-      if (table->dropped) return Status::NotFound("Requested resource not found");
+      if (table->dropped) return ItemTableNotFound();
     }
     return Status::Ok();
   };
   DDB_RETURN_IF_ERROR(lock_all());
   // The schemas as of now (an index added meanwhile must get its entries).
   auto refresh_schemas = [&] {
-    for (Target& t : targets) t.schema = t.state->schema();
+    for (ItemLocation& t : targets) t.schema = t.state->schema();
   };
   refresh_schemas();
 
@@ -103,11 +91,11 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   if (options_.transaction_hold_millis > 0) {
     // Claim the items, let go of the tables for the hold, then commit what
     // was decided: claimed items cannot change meanwhile.
-    for (const Target& t : targets) t.state->claimed.insert(t.item_key);
+    for (const ItemLocation& t : targets) t.state->claimed.insert(t.item_key);
     locks.clear();
     std::this_thread::sleep_for(std::chrono::milliseconds(options_.transaction_hold_millis));
     Status relocked = lock_all();
-    for (const Target& t : targets) t.state->claimed.erase(t.item_key);
+    for (const ItemLocation& t : targets) t.state->claimed.erase(t.item_key);
     DDB_RETURN_IF_ERROR(relocked);
     refresh_schemas();
     batch = std::make_unique<Store::Batch>(*store_);
@@ -160,44 +148,53 @@ void Database::FinishToken(std::string_view ns, std::string_view token, bool com
   it->second.expires = clock_.NowMillis() + lifetime_millis;
 }
 
-Result<std::vector<std::optional<Item>>> Database::GetItems(
-    std::string_view ns, const std::vector<ItemRef>& refs) const {
-  std::vector<std::string> keys;
-  for (const ItemRef& ref : refs) {
-    auto state = FindTable(ns, ref.table);
-    if (!state) return Status::NotFound("Requested resource not found");
-    auto schema = state->schema();
-    DDB_RETURN_IF_ERROR(ValidateKey(*schema, ref.key));
-    keys.push_back(ItemKey(schema->table_id, *schema, ref.key));
-  }
+Result<std::vector<std::optional<Item>>> Database::ReadAll(
+    const std::vector<ItemLocation>& locations) const {
   auto snapshot = store_->GetSnapshot();
   std::vector<std::optional<Item>> found;
-  for (const std::string& key : keys) {
-    auto item = ReadCurrent(key, snapshot.get());
+  for (const ItemLocation& location : locations) {
+    auto item = ReadCurrent(location.item_key, snapshot.get());
     if (!item.ok()) return item.status();
     found.push_back(std::move(item).value());
   }
   return found;
 }
 
+Result<std::vector<ItemLocation>> Database::LocateAll(std::string_view ns,
+                                                     const std::vector<ItemRef>& refs) const {
+  std::vector<ItemLocation> locations;
+  for (const ItemRef& ref : refs) {
+    auto location = Locate(ns, ref.table, ref.key);
+    if (!location.ok()) return location.status();
+    locations.push_back(std::move(location).value());
+  }
+  return locations;
+}
+
+Result<std::vector<std::optional<Item>>> Database::GetItems(
+    std::string_view ns, const std::vector<ItemRef>& refs) const {
+  auto locations = LocateAll(ns, refs);
+  if (!locations.ok()) return locations.status();
+  return ReadAll(*locations);
+}
+
 Result<std::vector<std::optional<Item>>> Database::TransactGet(std::string_view ns,
                                                                const std::vector<ItemRef>& refs,
                                                                std::vector<bool>* conflicts) const {
+  auto locations = LocateAll(ns, refs);
+  if (!locations.ok()) return locations.status();
   conflicts->assign(refs.size(), false);
   if (options_.transaction_hold_millis > 0) {
     bool any = false;
-    for (size_t i = 0; i < refs.size(); ++i) {
-      auto state = FindTable(ns, refs[i].table);
-      if (!state) return Status::NotFound("Requested resource not found");
-      auto schema = state->schema();
-      DDB_RETURN_IF_ERROR(ValidateKey(*schema, refs[i].key));
-      std::lock_guard lock(state->write_mu);
-      (*conflicts)[i] = state->claimed.contains(ItemKey(schema->table_id, *schema, refs[i].key));
+    for (size_t i = 0; i < locations->size(); ++i) {
+      const ItemLocation& location = (*locations)[i];
+      std::lock_guard lock(location.state->write_mu);
+      (*conflicts)[i] = location.state->claimed.contains(location.item_key);
       any = any || (*conflicts)[i];
     }
     if (any) return std::vector<std::optional<Item>>();
   }
-  return GetItems(ns, refs);
+  return ReadAll(*locations);
 }
 
 }  // namespace ddb::engine
