@@ -328,19 +328,7 @@ class Parser {
   // '(' group ')', a function call, a path or a :value.
   std::optional<ConditionOrOperand> ParseConditionOrOperand() {
     if (Peek().kind == Kind::kLeftParen) {
-      size_t open = pos_++;
-      if (++depth_ > kMaxParenthesesDepth) {
-        Fail("The expression has redundant parentheses;");
-        return std::nullopt;
-      }
-      auto inner = ParseOrGroup();
-      --depth_;
-      if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
-      if (IsGroupAt(open + 1, pos_ - 2)) {  // "((...))"
-        Fail("The expression has redundant parentheses;");
-        return std::nullopt;
-      }
-      return inner;
+      return ParseParenthesized([this] { return ParseOrGroup(); });
     }
     if (AtFunctionCall()) {
       auto call = ParseFunctionCall(false);
@@ -393,18 +381,19 @@ class Parser {
     return false;
   }
 
-  // Whether tokens [open, close] are '(' ... ')' with the parentheses matching.
-  bool IsGroupAt(size_t open, size_t close) const {
-    if (open >= close || tokens_[open].kind != Kind::kLeftParen ||
-        tokens_[close].kind != Kind::kRightParen) {
-      return false;
+  // '(' inner ')'. Doubled parentheses never get here (Check rejects them
+  // first); the depth cap bounds the recursion.
+  template <class ParseInner>
+  auto ParseParenthesized(ParseInner parse_inner) -> decltype(parse_inner()) {
+    ++pos_;  // '('
+    if (++depth_ > kMaxParenthesesDepth) {
+      Fail("The expression has redundant parentheses;");
+      return std::nullopt;
     }
-    int depth = 0;
-    for (size_t i = open; i <= close; ++i) {
-      if (tokens_[i].kind == Kind::kLeftParen) ++depth;
-      if (tokens_[i].kind == Kind::kRightParen && --depth == 0) return i == close;
-    }
-    return false;
+    auto inner = parse_inner();
+    --depth_;
+    if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
+    return inner;
   }
 
   // Counts one more operator or function; false (with the error recorded)
@@ -470,19 +459,7 @@ class Parser {
   // parenthesized SET value.
   std::optional<Operand> ParseTerm() {
     if (Peek().kind == Kind::kLeftParen) {
-      size_t open = pos_++;
-      if (++depth_ > kMaxParenthesesDepth) {
-        Fail("The expression has redundant parentheses;");
-        return std::nullopt;
-      }
-      auto inner = ParseSetValue();
-      --depth_;
-      if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
-      if (IsGroupAt(open + 1, pos_ - 2)) {
-        Fail("The expression has redundant parentheses;");
-        return std::nullopt;
-      }
-      return inner;
+      return ParseParenthesized([this] { return ParseSetValue(); });
     }
     if (AtFunctionCall()) {
       auto call = ParseFunctionCall(true);
