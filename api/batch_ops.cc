@@ -6,9 +6,9 @@
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/expression_request.h"
+#include "api/item_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
-#include "engine/expression/document_path.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
@@ -16,7 +16,6 @@
 namespace ddb::api {
 namespace {
 
-namespace expr = engine::expr;
 using engine::Item;
 
 constexpr size_t kMaxBatchGetKeys = 100;
@@ -51,15 +50,6 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
   }
   if (!constraints.empty()) return constraints.ToError();
   return items;
-}
-
-void WriteCapacities(JsonWriter& w, std::string_view mode,
-                     const std::map<std::string, Consumption>& consumed) {
-  if (!WantsCapacity(mode)) return;
-  w.Key("ConsumedCapacity");
-  w.StartArray();
-  for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
-  w.EndArray();
 }
 
 // --- BatchGetItem ------------------------------------------------------------
@@ -138,8 +128,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
   }
   auto found = ctx.db.GetItems(ctx.caller.ns, refs);
   if (!found.ok()) return found.status();
-  std::string_view mode = CapacityMode(request);
-  std::map<std::string, Consumption> consumed;
+  TableCapacities consumed;
   size_t bytes = 0;
   return RenderObject([&](JsonWriter& w) {
     size_t next = 0;
@@ -150,11 +139,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
     for (const TableGets& gets : *tables) {
       WriteString(w, gets.table);
       w.StartArray();
-      std::vector<const expr::Path*> paths;
-      if (gets.expressions.projection) {
-        for (const auto& path : gets.expressions.projection->paths) paths.push_back(&path);
-      }
-      Consumption& c = consumed.try_emplace(gets.table, Consumption(gets.table, false)).first->second;
+      consumed.Add(Consumption(gets.table, false));  // listed even if nothing is read
       for (const Item& key : gets.keys) {
         const std::optional<Item>& item = (*found)[next++];
         if (bytes > kMaxBatchGetResponseBytes) {
@@ -162,10 +147,10 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
           continue;
         }
         size_t size = item ? engine::ItemSize(*item) : 0;
-        c.Add(ReadConsumption(*gets.schema, nullptr, size, gets.consistent));
+        consumed.Add(ReadConsumption(*gets.schema, nullptr, size, gets.consistent));
         if (!item) continue;
         bytes += size;
-        WriteItem(w, paths.empty() ? *item : expr::Project(*item, paths));
+        WriteProjected(w, *item, gets.expressions.projection);
       }
       w.EndArray();
     }
@@ -189,7 +174,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
       w.EndObject();
     }
     w.EndObject();
-    WriteCapacities(w, mode, consumed);
+    consumed.WriteTo(w, CapacityMode(request));
   });
 }
 
@@ -272,12 +257,11 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
       return Duplicates();
     }
   }
-  std::string_view mode = CapacityMode(request);
   auto metrics = request.FindMember("ReturnItemCollectionMetrics");
   bool want_metrics = metrics != request.MemberEnd() && metrics->value.IsString() &&
                       View(metrics->value) == "SIZE";
   ItemCollections collections;
-  std::map<std::string, Consumption> consumed;
+  TableCapacities consumed;
   std::map<std::string, std::vector<const Write*>> unprocessed;
   for (Write& write : writes) {
     auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
@@ -290,9 +274,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
       continue;
     }
     const Item* old_ptr = *old_item ? &**old_item : nullptr;
-    Consumption c =
-        WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr);
-    consumed.try_emplace(write.table, Consumption(write.table, true)).first->second.Add(c);
+    consumed.Add(WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr));
     if (want_metrics) collections.Add(*write.schema, write.item);
   }
   return RenderObject([&](JsonWriter& w) {
@@ -313,7 +295,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
       w.EndArray();
     }
     w.EndObject();
-    WriteCapacities(w, mode, consumed);
+    consumed.WriteTo(w, CapacityMode(request));
     collections.WriteTo(w);
   });
 }

@@ -128,6 +128,19 @@ void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& cons
   w.EndObject();
 }
 
+void TableCapacities::Add(const Consumption& consumption) {
+  tables_.try_emplace(consumption.table, consumption.table, consumption.write)
+      .first->second.Add(consumption);
+}
+
+void TableCapacities::WriteTo(JsonWriter& w, std::string_view mode) const {
+  if (!WantsCapacity(mode)) return;
+  w.Key("ConsumedCapacity");
+  w.StartArray();
+  for (const auto& [_, consumption] : tables_) WriteCapacity(w, mode, consumption);
+  w.EndArray();
+}
+
 bool HasItemCollections(const engine::TableSchema& schema) {
   return !schema.local_indexes.empty();
 }

@@ -66,6 +66,19 @@ bool HasItemCollections(const engine::TableSchema& schema);
 void WriteItemCollection(JsonWriter& w, const engine::TableSchema& schema,
                          const engine::Item& item);
 
+// Consumption per table, for the operations that answer with a list of
+// ConsumedCapacity (batches and transactions).
+class TableCapacities {
+ public:
+  // Adds to the entry of `consumption.table`.
+  void Add(const Consumption& consumption);
+  // Writes "ConsumedCapacity": [one per table] when `mode` asks for it.
+  void WriteTo(JsonWriter& w, std::string_view mode) const;
+
+ private:
+  std::map<std::string, Consumption> tables_;
+};
+
 // The ItemCollectionMetrics member of BatchWriteItem and TransactWriteItems:
 // per table with local indexes, one entry per partition written.
 class ItemCollections {

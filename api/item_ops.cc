@@ -120,14 +120,7 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
   return RenderObject([&](JsonWriter& w) {
     if (item->has_value()) {
       w.Key("Item");
-      const auto& projection = parsed->expressions.projection;
-      if (!projection) {
-        WriteItem(w, **item);
-      } else {
-        std::vector<const expr::Path*> paths;
-        for (const auto& path : projection->paths) paths.push_back(&path);
-        WriteItem(w, expr::Project(**item, paths));
-      }
+      WriteProjected(w, **item, parsed->expressions.projection);
     }
     if (consumption) WriteConsumed(w, *parsed, *consumption);
   });

@@ -2,6 +2,7 @@
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
+#include "engine/expression/document_path.h"
 #include "engine/expression/evaluate.h"
 #include "engine/expression/update.h"
 
@@ -94,6 +95,11 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
     return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
   }
   return item;
+}
+
+void WriteProjected(JsonWriter& w, const Item& item,
+                    const std::optional<expr::Projection>& projection) {
+  WriteItem(w, projection ? expr::Project(item, *projection) : item);
 }
 
 Status ConditionCheck::operator()(const Item* current) {

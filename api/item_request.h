@@ -14,6 +14,7 @@
 
 #include "api/errors.h"
 #include "api/expression_request.h"
+#include "api/json_reader.h"
 #include "engine/database.h"
 
 namespace ddb::api {
@@ -59,6 +60,11 @@ class ConditionCheck {
   const ItemRequest& request_;
   std::optional<engine::Item> failed_item_;
 };
+
+// Writes `item`, projected when the request had a ProjectionExpression or
+// AttributesToGet.
+void WriteProjected(JsonWriter& w, const engine::Item& item,
+                    const std::optional<engine::expr::Projection>& projection);
 
 // The item an update produces from `current` (nullptr: absent), checked
 // against the limits an update must respect.

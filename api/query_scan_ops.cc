@@ -6,9 +6,9 @@
 #include "api/capacity.h"
 #include "api/expression_request.h"
 #include "api/json_reader.h"
+#include "api/item_request.h"
 #include "api/key_condition.h"
 #include "api/operations.h"
-#include "engine/expression/document_path.h"
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
@@ -273,10 +273,6 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, const Target& t
 std::string RenderPage(const engine::Page& page, const ReadRequest& request,
                        const std::string& select, const Target& target) {
   const auto& filter = request.expressions.filter;
-  std::vector<const expr::Path*> paths;
-  if (request.expressions.projection) {
-    for (const auto& path : request.expressions.projection->paths) paths.push_back(&path);
-  }
   return RenderObject([&](JsonWriter& w) {
     size_t count = 0;
     if (select != "COUNT") {
@@ -287,11 +283,7 @@ std::string RenderPage(const engine::Page& page, const ReadRequest& request,
       if (filter && !expr::EvaluateCondition(*filter, &item)) continue;
       ++count;
       if (select == "COUNT") continue;
-      if (paths.empty()) {
-        WriteItem(w, item);
-      } else {
-        WriteItem(w, expr::Project(item, paths));
-      }
+      WriteProjected(w, item, request.expressions.projection);
     }
     if (select != "COUNT") w.EndArray();
     w.Key("Count");

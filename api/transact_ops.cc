@@ -9,14 +9,12 @@
 #include "api/item_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
-#include "engine/expression/document_path.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 
 namespace ddb::api {
 namespace {
 
-namespace expr = engine::expr;
 using engine::Item;
 using engine::Status;
 
@@ -27,6 +25,7 @@ constexpr int64_t kTokenLifetimeMillis = 10 * 60 * 1000;
 struct Action {
   ItemOp op = ItemOp::kPut;
   ItemRequest request;
+  Item key;  // the item's key (a Put's Item reduced to it), once validated
 };
 
 // The TransactItems array: present, 1 to 100 entries.
@@ -170,29 +169,18 @@ ApiResult<std::string> ReplayResponse(
     Context& ctx, const std::vector<Action>& actions,
     std::map<std::string, std::shared_ptr<const engine::TableSchema>>& schemas,
     std::string_view mode) {
-  std::map<std::string, Consumption> consumed;
+  TableCapacities consumed;
   if (WantsCapacity(mode)) {
     std::vector<engine::ItemRef> refs;
-    for (const Action& action : actions) {
-      Item key = action.request.attributes;
-      if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schemas[action.request.table], key);
-      refs.push_back({action.request.table, std::move(key)});
-    }
+    for (const Action& action : actions) refs.push_back({action.request.table, action.key});
     auto found = ctx.db.GetItems(ctx.caller.ns, refs);
     if (!found.ok()) return found.status();
     for (size_t i = 0; i < refs.size(); ++i) {
       size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
-      consumed.try_emplace(refs[i].table, Consumption(refs[i].table, false))
-          .first->second.Add(ReadConsumption(*schemas[refs[i].table], nullptr, size, true, true));
+      consumed.Add(ReadConsumption(*schemas[refs[i].table], nullptr, size, true, true));
     }
   }
-  return RenderObject([&](JsonWriter& w) {
-    if (!WantsCapacity(mode)) return;
-    w.Key("ConsumedCapacity");
-    w.StartArray();
-    for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
-    w.EndArray();
-  });
+  return RenderObject([&](JsonWriter& w) { consumed.WriteTo(w, mode); });
 }
 
 }  // namespace
@@ -219,7 +207,7 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   std::set<std::string> seen;
   size_t bytes = 0;
   std::map<std::string, std::shared_ptr<const engine::TableSchema>> schemas;
-  for (const Action& action : *actions) {
+  for (Action& action : *actions) {
     const ItemRequest& req = action.request;
     auto& schema = schemas[req.table];
     if (!schema) {
@@ -227,12 +215,13 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
       if (!found.ok()) return found.status();
       schema = std::move(found).value();
     }
-    Item key = req.attributes;
-    engine::Status valid = action.op == ItemOp::kPut ? engine::ValidateItemKey(*schema, key)
-                                                     : engine::ValidateKey(*schema, key);
+    engine::Status valid = action.op == ItemOp::kPut
+                               ? engine::ValidateItemKey(*schema, req.attributes)
+                               : engine::ValidateKey(*schema, req.attributes);
     if (!valid.ok()) return CancelOnValidation(actions->size(), &action - actions->data(), valid);
-    if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schema, key);
-    if (!seen.insert(engine::ItemKey(schema->table_id, *schema, key)).second) {
+    action.key = action.op == ItemOp::kPut ? engine::ExtractKey(*schema, req.attributes)
+                                           : req.attributes;
+    if (!seen.insert(engine::ItemKey(schema->table_id, *schema, action.key)).second) {
       return ApiError::Validation(
           "Transaction request cannot include multiple operations on one item");
     }
@@ -264,9 +253,7 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   std::vector<engine::TransactWriteItem> writes;
   for (const Action& action : *actions) {
     checks.emplace_back(action.request);
-    Item key = action.request.attributes;
-    if (action.op == ItemOp::kPut) key = engine::ExtractKey(*schemas[action.request.table], key);
-    writes.push_back({action.request.table, std::move(key), PlannerFor(action, checks.back())});
+    writes.push_back({action.request.table, action.key, PlannerFor(action, checks.back())});
   }
   auto outcome = ctx.db.TransactWrite(ctx.caller.ns, writes);
   if (token) {
@@ -290,8 +277,7 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
     return ApiError::TransactionCanceled(std::move(reasons));
   }
 
-  std::string_view mode = CapacityMode(request);
-  std::map<std::string, Consumption> consumed;
+  TableCapacities consumed;
   ItemCollections collections;
   for (size_t i = 0; i < actions->size(); ++i) {
     const Action& action = (*actions)[i];
@@ -309,17 +295,10 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
       const std::optional<Item>& after = outcome->after[i];
       c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
     }
-    auto& total = consumed.try_emplace(action.request.table,
-                                       Consumption(action.request.table, true)).first->second;
-    total.Add(c);
+    consumed.Add(c);
   }
   return RenderObject([&](JsonWriter& w) {
-    if (WantsCapacity(mode)) {
-      w.Key("ConsumedCapacity");
-      w.StartArray();
-      for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
-      w.EndArray();
-    }
+    consumed.WriteTo(w, CapacityMode(request));
     collections.WriteTo(w);
   });
 }
@@ -341,12 +320,14 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     gets.push_back(std::move(get).value());
   }
   std::vector<engine::ItemRef> refs;
+  std::vector<std::shared_ptr<const engine::TableSchema>> schemas;
   for (size_t i = 0; i < gets.size(); ++i) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
     if (!schema.ok()) return schema.status();
     if (auto valid = engine::ValidateKey(**schema, gets[i].attributes); !valid.ok()) {
       return CancelOnValidation(gets.size(), i, valid);
     }
+    schemas.push_back(std::move(schema).value());
     refs.push_back({gets[i].table, gets[i].attributes});
   }
   std::vector<bool> conflicts;
@@ -362,14 +343,10 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     }
     return ApiError::TransactionCanceled(std::move(reasons));
   }
-  std::string_view mode = CapacityMode(request);
-  std::map<std::string, Consumption> consumed;
+  TableCapacities consumed;
   for (size_t i = 0; i < gets.size(); ++i) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
-    if (!schema.ok()) return schema.status();
     size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
-    consumed.try_emplace(gets[i].table, Consumption(gets[i].table, false)).first->second.Add(
-        ReadConsumption(**schema, nullptr, size, true, true));
+    consumed.Add(ReadConsumption(*schemas[i], nullptr, size, true, true));
   }
   return RenderObject([&](JsonWriter& w) {
     w.Key("Responses");
@@ -378,24 +355,12 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
       w.StartObject();
       if (const auto& item = (*found)[i]) {
         w.Key("Item");
-        const auto& projection = gets[i].expressions.projection;
-        if (!projection) {
-          WriteItem(w, *item);
-        } else {
-          std::vector<const expr::Path*> paths;
-          for (const auto& path : projection->paths) paths.push_back(&path);
-          WriteItem(w, expr::Project(*item, paths));
-        }
+        WriteProjected(w, *item, gets[i].expressions.projection);
       }
       w.EndObject();
     }
     w.EndArray();
-    if (WantsCapacity(mode)) {
-      w.Key("ConsumedCapacity");
-      w.StartArray();
-      for (const auto& [_, consumption] : consumed) WriteCapacity(w, mode, consumption);
-      w.EndArray();
-    }
+    consumed.WriteTo(w, CapacityMode(request));
   });
 }
 

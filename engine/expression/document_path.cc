@@ -118,3 +118,13 @@ Item Project(const Item& item, const std::vector<const Path*>& paths) {
 }
 
 }  // namespace ddb::engine::expr
+
+namespace ddb::engine::expr {
+
+Item Project(const Item& item, const Projection& projection) {
+  std::vector<const Path*> paths;
+  for (const Path& path : projection.paths) paths.push_back(&path);
+  return Project(item, paths);
+}
+
+}  // namespace ddb::engine::expr

@@ -29,5 +29,6 @@ Status CheckPathsDisjoint(const std::vector<const Path*>& paths, std::string_vie
 // elements keep their relative order; missing parts are left out, so the
 // result may be empty.
 Item Project(const Item& item, const std::vector<const Path*>& paths);
+Item Project(const Item& item, const Projection& projection);
 
 }  // namespace ddb::engine::expr
