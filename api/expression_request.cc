@@ -74,44 +74,49 @@ bool ValidPlaceholder(std::string_view key, char sigil) {
   return true;
 }
 
-ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
-  if (json.ObjectEmpty()) return ApiError::Validation("ExpressionAttributeNames must not be empty");
-  expr::AttributeNames names;
-  for (const auto& member : json.GetObject()) {
-    std::string_view key = View(member.name);
-    if (!ValidPlaceholder(key, '#')) {
-      return ApiError::Validation(
-          "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" +
-          std::string(key) + "\"");
+// ExpressionAttributeNames or ExpressionAttributeValues (`member`): not
+// empty, every key `sigil` followed by [A-Za-z0-9_]+, each value read by
+// `read_value` (which returns the stored value or the error to answer).
+template <class Map, class ReadValue>
+ApiResult<Map> ReadPlaceholders(const rapidjson::Value& json, std::string_view member, char sigil,
+                                ReadValue read_value) {
+  if (json.ObjectEmpty()) return ApiError::Validation(std::string(member) + " must not be empty");
+  Map map;
+  for (const auto& entry : json.GetObject()) {
+    std::string_view key = View(entry.name);
+    if (!ValidPlaceholder(key, sigil)) {
+      return ApiError::Validation(std::string(member) +
+                                  " contains invalid key: Syntax error; key: \"" +
+                                  std::string(key) + "\"");
     }
-    if (!member.value.IsString()) return WrongType(member.value, "String");
-    names.emplace(std::string(key), std::string(View(member.value)));
+    auto value = read_value(key, entry.value);
+    if (!value.ok()) return value.take_error();
+    map.emplace(std::string(key), std::move(value).value());
   }
-  return names;
+  return map;
+}
+
+ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
+  return ReadPlaceholders<expr::AttributeNames>(
+      json, "ExpressionAttributeNames", '#',
+      [](std::string_view, const rapidjson::Value& value) -> ApiResult<std::string> {
+        if (!value.IsString()) return WrongType(value, "String");
+        return std::string(View(value));
+      });
 }
 
 ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
-  if (json.ObjectEmpty()) {
-    return ApiError::Validation("ExpressionAttributeValues must not be empty");
-  }
-  expr::AttributeValues values;
-  for (const auto& member : json.GetObject()) {
-    std::string_view key = View(member.name);
-    if (!ValidPlaceholder(key, ':')) {
-      return ApiError::Validation(
-          "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" +
-          std::string(key) + "\"");
-    }
-    auto value = ParseAttributeValue(member.value);
-    if (!value.ok()) {
-      ApiError error = value.take_error();
-      if (error.short_type() != "ValidationException") return error;
-      return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
-                                  error.message + " for key " + std::string(key));
-    }
-    values.emplace(std::string(key), std::move(value).value());
-  }
-  return values;
+  return ReadPlaceholders<expr::AttributeValues>(
+      json, "ExpressionAttributeValues", ':',
+      [](std::string_view key,
+         const rapidjson::Value& json_value) -> ApiResult<engine::AttributeValue> {
+        auto value = ParseAttributeValue(json_value);
+        if (value.ok()) return value;
+        ApiError error = value.take_error();
+        if (error.short_type() != "ValidationException") return error;
+        return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
+                                    error.message + " for key " + std::string(key));
+      });
 }
 
 // The legacy parameters, when the request uses them.
