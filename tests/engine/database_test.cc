@@ -52,23 +52,8 @@ IndexSchema Index(std::string name, std::string hash) {
   return index;
 }
 
-// Runs every test over an in-memory database (false) and one in a
-// temporary directory (true).
-class DatabaseTest : public ::testing::TestWithParam<bool> {
+class DatabaseTest : public test::DatabaseModesTest {
  protected:
-  void SetUp() override { Open(); }
-
-  void Open() {
-    db_.reset();
-    DatabaseOptions options;
-    options.in_memory = !GetParam();
-    options.data_dir = dir_.path();
-    options.transient_status_millis = transient_millis_;
-    auto db = Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
-  }
-
   std::optional<Item> Get(const Item& key, std::string_view table = "t") {
     auto item = db_->GetItem(kNs, table, key);
     EXPECT_TRUE(item.ok()) << item.status().message();
@@ -81,14 +66,9 @@ class DatabaseTest : public ::testing::TestWithParam<bool> {
     return description.ok() ? description->stats : TableStats{};
   }
 
-  FakeClock clock_;
-  test::TempDir dir_;
-  int64_t transient_millis_ = 0;
-  std::unique_ptr<Database> db_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Modes, DatabaseTest, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "Persistent" : "InMemory"; });
+INSTANTIATE_TEST_SUITE_P(Modes, DatabaseTest, ::testing::Values(false, true), test::ModeName);
 
 TEST_P(DatabaseTest, CreateDescribeAndDeleteTable) {
   TableSchema schema = Composite();
@@ -141,7 +121,7 @@ TEST_P(DatabaseTest, CreateTableTwiceIsAlreadyExistsButOtherNamespacesAreSeparat
 }
 
 TEST_P(DatabaseTest, TransientStatusesFollowTheClock) {
-  transient_millis_ = 1000;
+  options_.transient_status_millis = 1000;
   Open();
   auto created = db_->CreateTable(kNs, Composite());
   ASSERT_OK(created);

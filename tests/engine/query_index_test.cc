@@ -22,20 +22,8 @@ using Op = SortKeyCondition::Op;
 
 constexpr std::string_view kNs = "";
 
-class QueryIndexTest : public ::testing::TestWithParam<bool> {
+class QueryIndexTest : public test::DatabaseModesTest {
  protected:
-  void SetUp() override { Open(); }
-
-  void Open() {
-    db_.reset();
-    DatabaseOptions options;
-    options.in_memory = !GetParam();
-    options.data_dir = dir_.path();
-    auto db = Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
-  }
-
   // Table "t": pk (S) + sk of `sort_type`; GSI "g" on gpk (S) + gsk (N),
   // KEYS_ONLY; LSI "l" on pk + lsk (S), INCLUDE x.
   void CreateTable(ScalarType sort_type = ScalarType::kN) {
@@ -91,13 +79,9 @@ class QueryIndexTest : public ::testing::TestWithParam<bool> {
     return description->index_stats[index_id].item_count;
   }
 
-  FakeClock clock_;
-  test::TempDir dir_;
-  std::unique_ptr<Database> db_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Modes, QueryIndexTest, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "Persistent" : "InMemory"; });
+INSTANTIATE_TEST_SUITE_P(Modes, QueryIndexTest, ::testing::Values(false, true), test::ModeName);
 
 TEST_P(QueryIndexTest, NumbersSortNumerically) {
   CreateTable(ScalarType::kN);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -15,6 +16,8 @@
 
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
+#include "engine/clock.h"
+#include "engine/database.h"
 
 namespace ddb::engine {
 
@@ -75,6 +78,33 @@ inline TableSchema MakeTable(std::string name, KeyElement hash,
     schema.attribute_definitions.push_back(*range);
   }
   return schema;
+}
+
+// Runs each test over an in-memory database (parameter false) and one in a
+// temporary directory (parameter true). Open() (re)opens it with options_.
+class DatabaseModesTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { Open(); }
+
+  void Open() {
+    db_.reset();
+    DatabaseOptions options = options_;
+    options.in_memory = !GetParam();
+    options.data_dir = dir_.path();
+    auto db = Database::Open(options, clock_);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    db_ = std::move(db).value();
+  }
+
+  FakeClock clock_;
+  TempDir dir_;
+  DatabaseOptions options_;  // settings for Open beyond the mode
+  std::unique_ptr<Database> db_;
+};
+
+// Test names for INSTANTIATE_TEST_SUITE_P over DatabaseModesTest.
+inline std::string ModeName(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "Persistent" : "InMemory";
 }
 
 }  // namespace ddb::engine::test
