@@ -67,19 +67,18 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
   for (const engine::IndexSchema* index : engine::AllIndexes(schema)) {
     auto old_key = old_item ? engine::IndexEntryKey(schema, *index, *old_item) : std::nullopt;
     auto new_key = new_item ? engine::IndexEntryKey(schema, *index, *new_item) : std::nullopt;
+    // Each entry projected once: compared, then sized.
+    std::optional<engine::Item> old_entry, new_entry;
+    if (old_key) old_entry = engine::ProjectForIndex(schema, *index, *old_item);
+    if (new_key) new_entry = engine::ProjectForIndex(schema, *index, *new_item);
+    auto entry_units = [](const engine::Item& entry) { return WriteUnits(engine::ItemSize(entry)); };
     double units = 0;
-    auto entry = [&](const engine::Item& item) {
-      return engine::ProjectForIndex(schema, *index, item);
-    };
-    auto entry_units = [&](const engine::Item& item) {
-      return WriteUnits(engine::ItemSize(entry(item)));
-    };
     if (old_key && new_key && *old_key == *new_key) {
-      if (entry(*old_item) == entry(*new_item)) continue;  // the index does not change
-      units = std::max(entry_units(*old_item), entry_units(*new_item));
+      if (*old_entry == *new_entry) continue;  // the index does not change
+      units = std::max(entry_units(*old_entry), entry_units(*new_entry));
     } else {
-      if (old_key) units += entry_units(*old_item);
-      if (new_key) units += entry_units(*new_item);
+      if (old_entry) units += entry_units(*old_entry);
+      if (new_entry) units += entry_units(*new_entry);
     }
     if (units == 0) continue;
     (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
