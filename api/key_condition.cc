@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "api/attribute_json.h"
 #include "api/json_reader.h"
 #include "api/legacy_expressions.h"
 #include "engine/expression/evaluate.h"
@@ -152,11 +151,9 @@ ApiResult<KeyTerm> TermFromLegacy(std::string_view attribute, const rapidjson::V
   term.attribute = std::string(attribute);
   term.op = op->op;
   if (list) {
-    for (const auto& json : list->GetArray()) {
-      auto value = ParseAttributeValue(json);
-      if (!value.ok()) return value.take_error();
-      term.values.push_back(std::move(value).value());
-    }
+    auto values = ReadValueList(*list);
+    if (!values.ok()) return values.take_error();
+    term.values = std::move(values).value();
   }
   if (term.values.size() != op->values) {
     return ApiError::Validation(

@@ -117,16 +117,6 @@ expr::Condition OperatorCondition(std::string_view op, std::string_view name,
   return condition;
 }
 
-ApiResult<std::vector<AttributeValue>> ReadValueList(const rapidjson::Value& list) {
-  std::vector<AttributeValue> values;
-  for (const auto& json : list.GetArray()) {
-    auto value = ParseAttributeValue(json);
-    if (!value.ok()) return value.take_error();
-    values.push_back(std::move(value).value());
-  }
-  return values;
-}
-
 ApiResult<expr::Condition> ComparisonCondition(std::string_view name, std::string_view op_name,
                                                const rapidjson::Value* value_json,
                                                const rapidjson::Value* list_json) {
@@ -261,6 +251,16 @@ ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
 }
 
 }  // namespace
+
+ApiResult<std::vector<AttributeValue>> ReadValueList(const rapidjson::Value& list) {
+  std::vector<AttributeValue> values;
+  for (const auto& json : list.GetArray()) {
+    auto value = ParseAttributeValue(json);
+    if (!value.ok()) return value.take_error();
+    values.push_back(std::move(value).value());
+  }
+  return values;
+}
 
 ApiResult<bool> CheckLegacyBetween(const AttributeValue& low, const AttributeValue& high) {
   std::optional<int> order = expr::CompareScalars(low, high);

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "api/errors.h"
 #include "engine/expression/ast.h"
@@ -27,6 +28,9 @@ ApiResult<engine::expr::Update> AttributeUpdatesToUpdate(const rapidjson::Value&
 
 // `names` is the AttributesToGet array; duplicates are rejected.
 ApiResult<engine::expr::Projection> AttributesToGetToProjection(const rapidjson::Value& names);
+
+// The values of an AttributeValueList (Expected, KeyConditions, filters).
+ApiResult<std::vector<engine::AttributeValue>> ReadValueList(const rapidjson::Value& list);
 
 // The legacy BETWEEN's order check ("The BETWEEN condition was provided a
 // range where the lower bound is greater than the upper bound").
