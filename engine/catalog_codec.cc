@@ -1,6 +1,7 @@
 #include "engine/catalog_codec.h"
 
 #include "engine/coding.h"
+#include "engine/stream.h"
 
 namespace ddb::engine {
 namespace {
@@ -147,6 +148,34 @@ void Fields(V& v, TableSchema& s) {
   v.Field(s.ttl_attribute);
 }
 
+template <class V>
+void Fields(V& v, StreamShard& shard) {
+  v.Field(shard.shard_id);
+  v.Field(shard.parent_shard_id);
+  v.Field(shard.first_sequence);
+  v.Field(shard.last_sequence);
+  v.Field(shard.closed);
+  v.Field(shard.created_millis);
+}
+
+template <class V>
+void Fields(V& v, StreamInfo& info) {
+  v.Field(info.stream_id);
+  v.Field(info.ns);
+  v.Field(info.table_name);
+  v.Field(info.table_id);
+  v.Field(info.label);
+  v.Field(info.view_type);
+  v.Field(info.key.hash);
+  v.Field(info.key.range);
+  v.Field(info.created_millis);
+  v.Field(info.disabled_millis);
+  v.Field(info.trim_horizon);
+  v.Field(info.shards);
+}
+
+constexpr uint8_t kStreamInfoFormatVersion = 1;
+
 }  // namespace
 
 std::string EncodeTableSchema(const TableSchema& schema) {
@@ -182,6 +211,25 @@ Result<TableStats> DecodeTableStats(std::string_view bytes) {
     return Status::Internal("stored table statistics are corrupt");
   }
   return stats;
+}
+
+std::string EncodeStreamInfo(const StreamInfo& info) {
+  Writer w;
+  w.Field(static_cast<uint32_t>(kStreamInfoFormatVersion));
+  Fields(w, const_cast<StreamInfo&>(info));
+  return w.Take();
+}
+
+Result<StreamInfo> DecodeStreamInfo(std::string_view bytes) {
+  Reader r(bytes);
+  uint32_t version = 0;
+  r.Field(version);
+  StreamInfo info;
+  if (version == kStreamInfoFormatVersion) Fields(r, info);
+  if (version != kStreamInfoFormatVersion || !r.in().done() || r.bad_count()) {
+    return Status::Internal("stored stream description is corrupt");
+  }
+  return info;
 }
 
 }  // namespace ddb::engine

@@ -14,6 +14,7 @@
 
 #include "engine/catalog.h"
 #include "engine/status.h"
+#include "engine/stream.h"
 
 namespace ddb::engine {
 
@@ -21,6 +22,10 @@ std::string EncodeTableSchema(const TableSchema& schema);
 
 // Returns kInternal if `bytes` is not a schema this codec wrote.
 Result<TableSchema> DecodeTableSchema(std::string_view bytes);
+
+// A stream's catalog entry (engine/stream.h), versioned like the schema.
+std::string EncodeStreamInfo(const StreamInfo& info);
+Result<StreamInfo> DecodeStreamInfo(std::string_view bytes);
 
 std::string EncodeTableStats(const TableStats& stats);
 Result<TableStats> DecodeTableStats(std::string_view bytes);

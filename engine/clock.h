@@ -1,7 +1,7 @@
 // Clock: the engine's only source of time, injected so tests can drive it.
 //
-// Thread safety: SystemClock is stateless; FakeClock is safe for concurrent
-// use (an atomic).
+// Thread safety: SystemClock is stateless; FakeClock and ShiftableClock are
+// safe for concurrent use (atomics).
 #pragma once
 
 #include <atomic>
@@ -31,9 +31,29 @@ class FakeClock final : public Clock {
   explicit FakeClock(int64_t start_millis = 1'700'000'000'000) : now_(start_millis) {}
   int64_t NowMillis() const override { return now_.load(); }
   void Advance(int64_t millis) { now_ += millis; }
+  void Set(int64_t millis) { now_ = millis; }
 
  private:
   std::atomic<int64_t> now_;
+};
+
+// The server's clock: the system's time plus an offset that the admin API
+// moves, so that a test can make an hour pass (TTL expiry, stream trimming,
+// iterator expiry) without waiting for it.
+class ShiftableClock final : public Clock {
+ public:
+  int64_t NowMillis() const override { return base_.NowMillis() + offset_.load(); }
+  // Moves "now" by `millis` (may be negative).
+  void Advance(int64_t millis) { offset_ += millis; }
+  // Makes "now" `epoch_millis`; time then runs on from there.
+  void Set(int64_t epoch_millis) { offset_ = epoch_millis - base_.NowMillis(); }
+  // Back to the system's time.
+  void Reset() { offset_ = 0; }
+  int64_t offset_millis() const { return offset_.load(); }
+
+ private:
+  SystemClock base_;
+  std::atomic<int64_t> offset_{0};
 };
 
 }  // namespace ddb::engine

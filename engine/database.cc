@@ -12,6 +12,7 @@
 #include "engine/secondary_index.h"
 #include "engine/store.h"
 #include "engine/table_state.h"
+#include "engine/ttl.h"
 
 namespace ddb::engine {
 
@@ -125,9 +126,11 @@ Status Database::LoadCatalog() {
         std::string(key.substr(0, sep)), std::make_shared<const TableSchema>(std::move(*schema)),
         *stats);
     state->index_stats = std::move(index_stats);
+    tables_by_id_[state->schema()->table_id] = state;
     tables_.emplace(std::string(key), std::move(state));
   }
-  return it->status();
+  DDB_RETURN_IF_ERROR(it->status());
+  return LoadStreams();
 }
 
 std::shared_ptr<TableState> Database::FindTable(std::string_view ns,
@@ -169,15 +172,19 @@ Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema 
   for (auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
     for (auto& index : *indexes) index.index_id = schema.next_index_id++;
   }
-  if (schema.stream.enabled) schema.stream.label = StreamLabel(now);
   if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;
 
   Store::Batch batch(*store_);
   std::string next_id;
   coding::PutVarint(&next_id, next_table_id_ + 1);
   batch.Put(Family::kCatalog, kNextTableIdKey, next_id);
-  batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
   batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats({}));
+  std::shared_ptr<StreamState> stream;
+  if (schema.stream.enabled) {
+    schema.stream.label = StreamLabel(now);
+    stream = StartStream(ns, schema, batch);
+  }
+  batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   ++next_table_id_;
 
@@ -185,6 +192,11 @@ Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema 
                                             std::make_shared<const TableSchema>(schema),
                                             TableStats{});
   state->active_at_millis = now + options_.transient_status_millis;
+  if (stream) {
+    state->stream = stream;
+    RegisterStream(std::move(stream));
+  }
+  tables_by_id_[schema.table_id] = state;
   tables_.emplace(std::move(key), state);
   TableDescription description{std::move(schema), {}, {}};
   if (options_.transient_status_millis > 0) description.schema.status = "CREATING";
@@ -215,6 +227,15 @@ Result<TableDescription> Database::UpdateTable(
   auto old_schema = state.schema();
   TableSchema schema = *old_schema;
   DDB_RETURN_IF_ERROR(change(schema));
+  bool stream_started = schema.stream.enabled && !old_schema->stream.enabled;
+  bool stream_stopped = !schema.stream.enabled && old_schema->stream.enabled;
+  if (stream_started) {
+    // A new stream, a new label — distinct from the last one even when
+    // re-enabled within the same millisecond.
+    int64_t millis = clock_.NowMillis();
+    while (StreamLabel(millis) <= old_schema->stream.label) ++millis;
+    schema.stream.label = StreamLabel(millis);
+  }
 
   std::vector<IndexSchema*> created;
   for (auto& index : schema.global_indexes) {
@@ -235,7 +256,13 @@ Result<TableDescription> Database::UpdateTable(
       DDB_RETURN_IF_ERROR(Backfill(state, schema, *index));
     }
   }
+  if (schema.ttl_attribute != old_schema->ttl_attribute) {
+    DDB_RETURN_IF_ERROR(RescheduleTtl(*old_schema, schema));
+  }
   Store::Batch batch(*store_);
+  std::shared_ptr<StreamState> new_stream;
+  if (stream_stopped && state.stream) StopStream(*state.stream, batch);
+  if (stream_started) new_stream = StartStream(ns, schema, batch);
   std::map<uint32_t, TableStats> index_stats = state.index_stats;
   for (const IndexSchema* old_index : AllIndexes(*old_schema)) {
     if (FindIndex(schema, old_index->name) != nullptr) continue;
@@ -247,6 +274,11 @@ Result<TableDescription> Database::UpdateTable(
   batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   state.index_stats = std::move(index_stats);
+  if (stream_stopped) state.stream = nullptr;
+  if (new_stream) {
+    state.stream = new_stream;
+    RegisterStream(std::move(new_stream));
+  }
   state.set_schema(std::make_shared<const TableSchema>(std::move(schema)));
   TableDescription description{*state.schema(), state.stats, state.index_stats};
   if (clock_.NowMillis() < state.active_at_millis) description.schema.status = "CREATING";
@@ -313,9 +345,14 @@ Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_
     for (Family family : {Family::kItems, Family::kIndexes}) {
       batch.DeleteRange(family, begin, end);
     }
+    // The stream stays readable (DISABLED) for the retention period; the
+    // table's TTL entries are dropped by the sweeper as they come due.
+    if (state.stream) StopStream(*state.stream, batch);
     DDB_RETURN_IF_ERROR(store_->Write(batch));
     state.dropped = true;
+    state.stream = nullptr;
   }
+  tables_by_id_.erase(schema->table_id);
   if (options_.transient_status_millis > 0) {
     deleting_.insert_or_assign(it->first, std::pair(description, clock_.NowMillis() +
                                                                      options_.transient_status_millis));
@@ -438,6 +475,8 @@ Status Database::AddMutation(TableState& state, const TableSchema& schema,
   if (mutation.kind == Mutation::Kind::kDelete) {
     if (!old_item) return Status::Ok();
     DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, nullptr, false, batch, pending));
+    WriteTtlEntries(schema, item_key, old_ptr, nullptr, batch);
+    AppendStreamRecord(state, schema, old_ptr, nullptr, mutation.by_ttl, batch, pending);
     batch.Delete(Family::kItems, item_key);
     pending.table.item_count -= 1;
     pending.table.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
@@ -454,6 +493,8 @@ Status Database::AddMutation(TableState& state, const TableSchema& schema,
   }
   DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, &new_item,
                                         mutation.by_update_expression, batch, pending));
+  WriteTtlEntries(schema, item_key, old_ptr, &new_item, batch);
+  AppendStreamRecord(state, schema, old_ptr, &new_item, false, batch, pending);
   batch.Put(Family::kItems, item_key, EncodeItem(new_item));
   if (old_item) {
     pending.table.item_count -= 1;
@@ -474,6 +515,7 @@ void PendingStats::AddTo(uint64_t table_id, Store::Batch& batch) const {
 void PendingStats::CommitTo(TableState& state) const {
   state.stats = table;
   for (const auto& [id, stats] : indexes) state.index_stats[id] = stats;
+  if (next_sequence != 0 && state.stream) state.stream->next_sequence = next_sequence;
 }
 
 Status Database::WriteIndexEntries(TableState& state, const TableSchema& schema,

@@ -32,6 +32,7 @@
 #include "engine/read_request.h"
 #include "engine/status.h"
 #include "engine/store.h"
+#include "engine/stream.h"
 
 namespace ddb::engine {
 
@@ -52,6 +53,12 @@ struct DatabaseOptions {
   // single-item writes; cancellation reason TransactionConflict for other
   // transactions), which lets tests exercise their retry logic.
   int64_t transaction_hold_millis = 0;
+  // The open shard of a stream closes, and a child shard opens, once it is
+  // this old (DynamoDB rolls shards over about every four hours).
+  int64_t shard_rollover_millis = 4LL * 3600 * 1000;
+  // Stream records older than this are trimmed; a disabled stream stays
+  // readable this long.
+  int64_t stream_retention_millis = 24LL * 3600 * 1000;
 };
 
 // A table's schema with its live statistics: what DescribeTable shows.
@@ -74,6 +81,8 @@ struct Mutation {
   // The item came from an UpdateExpression: index key type errors are
   // worded as DynamoDB words them for UpdateItem.
   bool by_update_expression = false;
+  // A TTL delete: its stream record names the service as the deleter.
+  bool by_ttl = false;
 };
 
 // Decides the mutation from the current item (nullptr when absent). A non-ok
@@ -106,6 +115,28 @@ enum class TokenCheck {
   kRepeat,      // the same request already committed
   kInProgress,  // the same request is still running
   kMismatch,    // the token was used for another request
+};
+
+// An item the TTL sweeper deleted.
+struct ExpiredItem {
+  std::string ns;
+  std::string table;
+  Item key;
+  int64_t expiry_seconds = 0;
+};
+
+// A stream with the number its next record will get (what LATEST means).
+struct StreamDescription {
+  StreamInfo info;
+  uint64_t next_sequence = 0;
+};
+
+// One read of a shard: records in order, where the next read starts, and
+// whether the shard is closed and has nothing more to give.
+struct ShardRead {
+  std::vector<StreamRecord> records;
+  uint64_t next_position = 0;
+  bool drained = false;
 };
 
 // An item to read: its table and key.
@@ -224,6 +255,46 @@ class Database {
   Result<Page> Scan(std::string_view ns, std::string_view table,
                     const ScanRequest& request) const;
 
+  // --- TTL and streams (ttl_sweep.cc, streams_db.cc) -----------------------
+  // UpdateTable keeps the TTL schedule and the streams in step with the
+  // schema: changing `ttl_attribute` reschedules the table's items, enabling
+  // `stream` starts a new stream (with a new label), disabling it closes it.
+
+  // Deletes every item whose TTL expiry has passed by the clock, as
+  // DeleteItem would (indexes, statistics, a REMOVE record naming the
+  // service), each re-checked under its table's lock; items whose expiry is
+  // five or more years past are left alone. At most `limit` items.
+  Result<std::vector<ExpiredItem>> SweepExpired(size_t limit = SIZE_MAX);
+
+  // Rolls over open shards that reached their age, trims records past the
+  // retention period, and forgets disabled streams once it has passed.
+  Status MaintainStreams();
+
+  // The streams in `ns` (of `table` only, unless empty) that are readable,
+  // ordered by table name and creation.
+  std::vector<StreamDescription> ListStreams(std::string_view ns, std::string_view table) const;
+
+  // kNotFound if `ns` has no such stream.
+  Result<StreamDescription> DescribeStream(std::string_view ns, std::string_view table,
+                                           std::string_view label) const;
+
+  // Reads records of one shard from `position` on, at most `limit` of them
+  // and about `max_bytes` (SizeBytes; at least one record). kNotFound for an
+  // unknown stream or shard; kTrimmedData if `position` was trimmed. An
+  // empty `shard_id` reads the whole stream, shards in lineage order (they
+  // are consecutive ranges of sequence numbers).
+  Result<ShardRead> ReadShard(std::string_view ns, std::string_view table,
+                              std::string_view label, std::string_view shard_id,
+                              uint64_t position, size_t limit, size_t max_bytes) const;
+
+  // --- Settings: small values the server keeps in the catalog ------------
+  // (trigger definitions and checkpoints). Keys are opaque.
+  Status PutSetting(std::string_view key, std::string_view value);
+  Status DeleteSetting(std::string_view key);
+  Result<std::optional<std::string>> GetSetting(std::string_view key) const;
+  Result<std::vector<std::pair<std::string, std::string>>> ListSettings(
+      std::string_view prefix) const;
+
   const Clock& clock() const { return clock_; }
 
  private:
@@ -260,6 +331,37 @@ class Database {
   Status WriteIndexEntries(TableState& state, const TableSchema& schema, const Item* old_item,
                            const Item* new_item, bool by_update_expression, Store::Batch& batch,
                            PendingStats& pending);
+  // The TTL schedule entries of replacing `old_item` by `new_item`.
+  void WriteTtlEntries(const TableSchema& schema, const std::string& item_key,
+                       const Item* old_item, const Item* new_item, Store::Batch& batch);
+  // The stream record of replacing `old_item` by `new_item`, when the table
+  // has a stream and something changed. REQUIRES: state.write_mu held.
+  void AppendStreamRecord(TableState& state, const TableSchema& schema, const Item* old_item,
+                          const Item* new_item, bool by_ttl, Store::Batch& batch,
+                          PendingStats& pending);
+  // Re-schedules every item of the table for `schema`'s TTL attribute
+  // (`old_schema`'s entries removed). REQUIRES: state.write_mu held.
+  Status RescheduleTtl(const TableSchema& old_schema, const TableSchema& schema);
+  // A new stream for `schema` (label set), written to `batch`; registered by
+  // RegisterStream once the batch is written.
+  std::shared_ptr<StreamState> StartStream(std::string_view ns, const TableSchema& schema,
+                                           Store::Batch& batch);
+  void RegisterStream(std::shared_ptr<StreamState> stream);
+  // Disables `stream`, closing its open shard, in `batch`.
+  void StopStream(StreamState& stream, Store::Batch& batch);
+  Status LoadStreams();
+  std::shared_ptr<StreamState> FindStream(std::string_view ns, std::string_view table,
+                                          std::string_view label) const;
+  std::shared_ptr<TableState> FindTableById(uint64_t table_id) const;
+  // Closes the open shard of `stream` and opens its child, if it is old
+  // enough. REQUIRES: the table's write_mu held.
+  Status RollShard(StreamState& stream, int64_t now);
+  Status TrimStream(StreamState& stream, int64_t now);
+  // Deletes the expired item behind one schedule entry (or the entry alone
+  // when it is stale); true when an item was deleted.
+  Result<bool> ExpireEntry(int64_t expiry, const std::string& item_key, int64_t now_seconds,
+                           ExpiredItem* expired);
+
   // Creates the entries of `index` for every item of the table.
   // REQUIRES: state.write_mu held.
   Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index);
@@ -281,6 +383,14 @@ class Database {
   // Guarded by catalog_mu_: tables deleted while transient statuses are on,
   // described as DELETING until their deadline.
   std::map<std::string, std::pair<TableDescription, int64_t>, std::less<>> deleting_;
+  // Guarded by catalog_mu_: live tables by table id (the TTL sweeper's way in).
+  std::map<uint64_t, std::shared_ptr<TableState>> tables_by_id_;
+
+  // Every readable stream, enabled or not, by stream id. Lock order:
+  // catalog_mu_, then a table's write_mu, then streams_mu_ or a stream's mu.
+  mutable std::mutex streams_mu_;
+  std::map<uint64_t, std::shared_ptr<StreamState>> streams_;  // guarded by streams_mu_
+  uint64_t next_stream_id_ = 1;                                // guarded by streams_mu_
 
   struct TokenEntry {
     std::string fingerprint;

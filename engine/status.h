@@ -30,6 +30,7 @@ class [[nodiscard]] Status {
     kConditionFailed,      // ConditionalCheckFailedException
     kTransactionConflict,  // TransactionConflictException
     kLimitExceeded,        // LimitExceededException
+    kTrimmedData,          // TrimmedDataAccessException (streams)
     kInternal,             // InternalServerError
   };
 
@@ -51,6 +52,9 @@ class [[nodiscard]] Status {
   }
   static Status LimitExceeded(std::string msg) {
     return Status(Code::kLimitExceeded, std::move(msg));
+  }
+  static Status TrimmedData(std::string msg) {
+    return Status(Code::kTrimmedData, std::move(msg));
   }
   static Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
 

@@ -14,6 +14,7 @@
 #include "engine/catalog.h"
 #include "engine/status.h"
 #include "engine/store.h"
+#include "engine/stream.h"
 
 namespace ddb::engine {
 
@@ -48,6 +49,8 @@ struct TableState {
   // Item keys claimed by transactions that have decided but not yet
   // committed (DatabaseOptions::transaction_hold_millis); guarded by write_mu.
   std::set<std::string> claimed;
+  // The table's enabled stream, or null; guarded by write_mu.
+  std::shared_ptr<StreamState> stream;
 };
 
 // Where an item lives: its live table, that table's schema when looked up,
@@ -73,6 +76,9 @@ struct PendingStats {
 
   TableStats table;
   std::map<uint32_t, TableStats> indexes;  // only those the batch changes
+  // The stream's next sequence number once the batch is written; 0 when
+  // the batch appends no record.
+  uint64_t next_sequence = 0;
 };
 
 }  // namespace ddb::engine

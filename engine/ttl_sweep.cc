@@ -1,0 +1,114 @@
+// Database's side of TTL: keeping the schedule in step with items and
+// schemas, and the sweep that deletes expired items.
+#include "engine/coding.h"
+#include "engine/database.h"
+#include "engine/item_codec.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/table_state.h"
+#include "engine/ttl.h"
+
+namespace ddb::engine {
+
+void Database::WriteTtlEntries(const TableSchema& schema, const std::string& item_key,
+                               const Item* old_item, const Item* new_item,
+                               Store::Batch& batch) {
+  if (schema.ttl_attribute.empty()) return;
+  auto old_expiry = old_item ? TtlExpiry(schema, *old_item) : std::nullopt;
+  auto new_expiry = new_item ? TtlExpiry(schema, *new_item) : std::nullopt;
+  if (old_expiry == new_expiry) return;
+  if (old_expiry) batch.Delete(Family::kTtl, TtlEntryKey(*old_expiry, item_key));
+  if (new_expiry) batch.Put(Family::kTtl, TtlEntryKey(*new_expiry, item_key), "");
+}
+
+Status Database::RescheduleTtl(const TableSchema& old_schema, const TableSchema& schema) {
+  // Entries are written before the schema that needs them: a crash between
+  // the two leaves entries the sweeper finds stale and drops, never an item
+  // that should expire without an entry.
+  constexpr size_t kEntriesPerBatch = 1000;
+  std::string prefix = TablePrefix(schema.table_id);
+  auto it = store_->NewIterator(Family::kItems, prefix, PrefixSuccessor(prefix));
+  auto batch = std::make_unique<Store::Batch>(*store_);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    auto item = DecodeItem(it->value());
+    if (!item.ok()) return item.status();
+    std::string item_key(it->key());
+    auto old_expiry = TtlExpiry(old_schema, *item);
+    auto new_expiry = TtlExpiry(schema, *item);
+    if (old_expiry == new_expiry) continue;
+    if (old_expiry) batch->Delete(Family::kTtl, TtlEntryKey(*old_expiry, item_key));
+    if (new_expiry) batch->Put(Family::kTtl, TtlEntryKey(*new_expiry, item_key), "");
+    if (batch->count() >= kEntriesPerBatch) {
+      DDB_RETURN_IF_ERROR(store_->Write(*batch));
+      batch = std::make_unique<Store::Batch>(*store_);
+    }
+  }
+  DDB_RETURN_IF_ERROR(it->status());
+  return store_->Write(*batch);
+}
+
+Result<std::vector<ExpiredItem>> Database::SweepExpired(size_t limit) {
+  int64_t now_seconds = clock_.NowMillis() / 1000;
+  // The due entries first, then one write each: an item's lock is held
+  // only for its own delete, never across the sweep.
+  std::vector<std::pair<int64_t, std::string>> due;
+  {
+    auto it = store_->NewIterator(Family::kTtl, "", TtlEntriesThrough(now_seconds));
+    for (it->SeekToFirst(); it->Valid() && due.size() < limit; it->Next()) {
+      int64_t expiry = 0;
+      std::string_view item_key;
+      if (!ParseTtlEntryKey(it->key(), &expiry, &item_key)) continue;
+      due.emplace_back(expiry, std::string(item_key));
+    }
+    DDB_RETURN_IF_ERROR(it->status());
+  }
+  std::vector<ExpiredItem> deleted;
+  for (const auto& [expiry, item_key] : due) {
+    ExpiredItem expired;
+    auto done = ExpireEntry(expiry, item_key, now_seconds, &expired);
+    if (!done.ok()) return done.status();
+    if (*done) deleted.push_back(std::move(expired));
+  }
+  return deleted;
+}
+
+Result<bool> Database::ExpireEntry(int64_t expiry, const std::string& item_key,
+                                   int64_t now_seconds, ExpiredItem* expired) {
+  std::string entry_key = TtlEntryKey(expiry, item_key);
+  auto drop_entry = [&]() -> Result<bool> {
+    Store::Batch batch(*store_);
+    batch.Delete(Family::kTtl, entry_key);
+    DDB_RETURN_IF_ERROR(store_->Write(batch));
+    return false;
+  };
+  auto state = FindTableById(coding::DecodeFixed64BE(item_key));
+  if (!state) return drop_entry();  // the table was deleted
+  std::lock_guard lock(state->write_mu);
+  if (state->dropped) return drop_entry();
+  // A transaction holding the item decides its fate; try again next sweep.
+  if (state->claimed.contains(item_key)) return false;
+  auto schema = state->schema();
+  auto current = ReadCurrent(item_key);
+  if (!current.ok()) return current.status();
+  // Re-checked under the lock: an item updated to a later expiry (or whose
+  // table's TTL was disabled) has no business with this entry any more.
+  if (!*current || TtlExpiry(*schema, **current) != expiry) return drop_entry();
+  // Five or more years past: DynamoDB takes the value for a mistake and
+  // never deletes the item; it leaves the schedule for good.
+  if (expiry <= now_seconds - kTtlIgnoredAfterSeconds) return drop_entry();
+
+  Item key = ExtractKey(*schema, **current);
+  Mutation mutation{Mutation::Kind::kDelete, {}};
+  mutation.by_ttl = true;
+  Store::Batch batch(*store_);
+  PendingStats pending(*state);
+  DDB_RETURN_IF_ERROR(
+      AddMutation(*state, *schema, item_key, key, *current, mutation, batch, pending));
+  pending.AddTo(schema->table_id, batch);
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  pending.CommitTo(*state);
+  *expired = ExpiredItem{state->ns, schema->name, std::move(key), expiry};
+  return true;
+}
+
+}  // namespace ddb::engine
