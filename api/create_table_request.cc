@@ -318,6 +318,22 @@ ApiResult<engine::IndexSchema> ParseGlobalIndex(const rapidjson::Value& json,
   return index;
 }
 
+ApiResult<engine::StreamSpecification> ReadStreamSpecification(const rapidjson::Value& json) {
+  RequestReader s(json);
+  auto enabled = s.Bool("StreamEnabled");
+  auto view_type = s.String("StreamViewType");
+  if (s.failed()) return s.error();
+  Constraints constraints;
+  constraints.NotNull(enabled.has_value(), "streamSpecification.streamEnabled");
+  constraints.Enum(view_type, "streamSpecification.streamViewType",
+                   {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"});
+  if (!constraints.empty()) return constraints.ToError();
+  engine::StreamSpecification spec;
+  spec.enabled = *enabled;
+  spec.view_type = std::string(view_type.value_or(""));
+  return spec;
+}
+
 ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request) {
   RequestReader r(request);
   auto table_name = r.String("TableName");
@@ -380,23 +396,15 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   schema.global_indexes = std::move(gsis).value();
 
   if (stream_json) {
-    RequestReader s(*stream_json);
-    auto enabled = s.Bool("StreamEnabled");
-    auto view_type = s.String("StreamViewType");
-    if (s.failed()) return s.error();
-    Constraints stream_constraints;
-    stream_constraints.NotNull(enabled.has_value(), "streamSpecification.streamEnabled");
-    stream_constraints.Enum(view_type, "streamSpecification.streamViewType",
-                            {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"});
-    if (!stream_constraints.empty()) return stream_constraints.ToError();
-    if (*enabled && !view_type) {
+    auto stream = ReadStreamSpecification(*stream_json);
+    if (!stream.ok()) return stream.take_error();
+    if (stream->enabled && stream->view_type.empty()) {
       return Invalid("Table is being created with a stream enabled, UpdateViewType is required");
     }
-    if (!*enabled && view_type) {
+    if (!stream->enabled && !stream->view_type.empty()) {
       return Invalid("Table is being created with a stream disabled, UpdateViewType should not be specified");
     }
-    schema.stream.enabled = *enabled;
-    schema.stream.view_type = std::string(view_type.value_or(""));
+    schema.stream = std::move(stream).value();
   }
   if (sse_json) {
     RequestReader s(*sse_json);

@@ -35,6 +35,10 @@ ApiResult<engine::IndexSchema> ParseGlobalIndex(const rapidjson::Value& json,
                                                 const engine::TableSchema& table,
                                                 std::string_view path);
 
+// Parses a StreamSpecification (CreateTable, UpdateTable): StreamEnabled
+// required, StreamViewType one of DynamoDB's four when given.
+ApiResult<engine::StreamSpecification> ReadStreamSpecification(const rapidjson::Value& json);
+
 // Parses a Tags list (CreateTable, TagResource) with DynamoDB's tag rules.
 ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapidjson::Value& json);
 

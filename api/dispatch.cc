@@ -13,9 +13,10 @@ namespace ddb::api {
 namespace {
 
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
-// Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
+// Each sorted by name for binary search.
+constexpr std::array<std::pair<std::string_view, Handler>, 22> kHandlers = {{
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
@@ -24,6 +25,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
     {"DescribeEndpoints", DescribeEndpoints},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
+    {"DescribeTimeToLive", DescribeTimeToLive},
     {"GetItem", GetItem},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
@@ -36,14 +38,30 @@ constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
     {"UntagResource", UntagResource},
     {"UpdateItem", UpdateItem},
     {"UpdateTable", UpdateTable},
+    {"UpdateTimeToLive", UpdateTimeToLive},
 }};
 
-Handler FindHandler(std::string_view target) {
-  if (!target.starts_with(kTargetPrefix)) return nullptr;
-  std::string_view op = target.substr(kTargetPrefix.size());
-  auto it = std::lower_bound(kHandlers.begin(), kHandlers.end(), op,
+constexpr std::array<std::pair<std::string_view, Handler>, 4> kStreamsHandlers = {{
+    {"DescribeStream", DescribeStream},
+    {"GetRecords", GetRecords},
+    {"GetShardIterator", GetShardIterator},
+    {"ListStreams", ListStreams},
+}};
+
+template <size_t N>
+Handler FindIn(const std::array<std::pair<std::string_view, Handler>, N>& handlers,
+               std::string_view op) {
+  auto it = std::lower_bound(handlers.begin(), handlers.end(), op,
                              [](const auto& entry, std::string_view name) { return entry.first < name; });
-  return it != kHandlers.end() && it->first == op ? it->second : nullptr;
+  return it != handlers.end() && it->first == op ? it->second : nullptr;
+}
+
+Handler FindHandler(std::string_view target) {
+  if (target.starts_with(kTargetPrefix)) return FindIn(kHandlers, target.substr(kTargetPrefix.size()));
+  if (target.starts_with(kStreamsTargetPrefix)) {
+    return FindIn(kStreamsHandlers, target.substr(kStreamsTargetPrefix.size()));
+  }
+  return nullptr;
 }
 
 Response ErrorResponse(const ApiError& error) { return {error.http_status, RenderError(error)}; }

@@ -73,6 +73,25 @@ ApiError ApiError::Internal(std::string message) {
   return Make(kDynamoDb, "InternalServerError", std::move(message), 500);
 }
 
+ApiError ApiError::ExpiredIterator(std::string message) {
+  return Make(kDynamoDb, "ExpiredIteratorException", std::move(message));
+}
+ApiError ApiError::TrimmedDataAccess(std::string message) {
+  return Make(kDynamoDb, "TrimmedDataAccessException", std::move(message));
+}
+
+constexpr std::string_view kLocalDynamo = "localdynamo#";
+ApiError ApiError::AdminDisabled() {
+  return Make(kLocalDynamo, "AdminApiDisabledException",
+              "The admin API is turned off (the server was started with --no-admin)", 403);
+}
+ApiError ApiError::AdminNotFound(std::string message) {
+  return Make(kLocalDynamo, "NotFoundException", std::move(message), 404);
+}
+ApiError ApiError::AdminMethodNotAllowed(std::string message) {
+  return Make(kLocalDynamo, "MethodNotAllowedException", std::move(message), 405);
+}
+
 ApiError FromStatus(const engine::Status& status) {
   using Code = engine::Status::Code;
   switch (status.code()) {
@@ -89,6 +108,8 @@ ApiError FromStatus(const engine::Status& status) {
       return ApiError::TransactionConflict(status.message());
     case Code::kLimitExceeded:
       return ApiError::LimitExceeded(status.message());
+    case Code::kTrimmedData:
+      return ApiError::TrimmedDataAccess(status.message());
     case Code::kOk:
     case Code::kInternal:
       break;

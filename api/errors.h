@@ -54,6 +54,13 @@ struct ApiError {
   static ApiError LimitExceeded(std::string message);
   static ApiError RequestTooLarge(std::string message);
   static ApiError Internal(std::string message);
+  // DynamoDB Streams.
+  static ApiError ExpiredIterator(std::string message);
+  static ApiError TrimmedDataAccess(std::string message);
+  // The admin API (api/admin.h): not DynamoDB's, so in a namespace of ours.
+  static ApiError AdminDisabled();
+  static ApiError AdminNotFound(std::string message);
+  static ApiError AdminMethodNotAllowed(std::string message);
 };
 
 // Either a value or the ApiError to answer with.

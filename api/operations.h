@@ -44,6 +44,16 @@ ApiResult<std::string> BatchWriteItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> TransactWriteItems(Context&, const rapidjson::Value&);
 ApiResult<std::string> TransactGetItems(Context&, const rapidjson::Value&);
 
+// ttl_ops.cc
+ApiResult<std::string> UpdateTimeToLive(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeTimeToLive(Context&, const rapidjson::Value&);
+
+// stream_ops.cc (DynamoDBStreams_20120810)
+ApiResult<std::string> ListStreams(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeStream(Context&, const rapidjson::Value&);
+ApiResult<std::string> GetShardIterator(Context&, const rapidjson::Value&);
+ApiResult<std::string> GetRecords(Context&, const rapidjson::Value&);
+
 // query_scan_ops.cc
 ApiResult<std::string> Query(Context&, const rapidjson::Value&);
 ApiResult<std::string> Scan(Context&, const rapidjson::Value&);

@@ -14,21 +14,6 @@ void WriteSeconds(JsonWriter& w, int64_t millis) {
   }
 }
 
-void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
-  w.StartArray();
-  for (const auto* elements : {&key.hash, &key.range}) {
-    for (const auto& element : *elements) {
-      w.StartObject();
-      w.Key("AttributeName");
-      WriteString(w, element.name);
-      w.Key("KeyType");
-      w.String(elements == &key.hash ? "HASH" : "RANGE");
-      w.EndObject();
-    }
-  }
-  w.EndArray();
-}
-
 void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
   w.StartObject();
   if (t.last_increase_millis) {
@@ -100,6 +85,21 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
 }
 
 }  // namespace
+
+void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
+  w.StartArray();
+  for (const auto* elements : {&key.hash, &key.range}) {
+    for (const auto& element : *elements) {
+      w.StartObject();
+      w.Key("AttributeName");
+      WriteString(w, element.name);
+      w.Key("KeyType");
+      w.String(elements == &key.hash ? "HASH" : "RANGE");
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
 
 void WriteTableDescription(JsonWriter& w, const Context& ctx,
                            const engine::TableDescription& description) {

@@ -10,6 +10,9 @@
 
 namespace ddb::api {
 
+// Writes a KeySchema list: the HASH elements, then the RANGE ones.
+void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key);
+
 // Writes the TableDescription object of DynamoDB's API reference.
 void WriteTableDescription(JsonWriter& w, const Context& ctx,
                            const engine::TableDescription& description);

@@ -76,6 +76,23 @@ engine::Status ApplyBillingChange(engine::TableSchema& schema,
   return engine::Status::Ok();
 }
 
+// Enables or disables the table's stream; a stream's view type cannot be
+// changed in place (disable it, then enable it anew).
+engine::Status ApplyStreamChange(engine::TableSchema& schema,
+                                 const engine::StreamSpecification& stream) {
+  if (stream.enabled && schema.stream.enabled) {
+    return engine::Status::InvalidArgument("Table already has an enabled stream: TableName: " +
+                                           schema.name);
+  }
+  if (!stream.enabled && !schema.stream.enabled) {
+    return engine::Status::InvalidArgument("Table has no stream to disable: TableName: " +
+                                           schema.name);
+  }
+  schema.stream.enabled = stream.enabled;
+  if (stream.enabled) schema.stream.view_type = stream.view_type;
+  return engine::Status::Ok();
+}
+
 }  // namespace
 
 ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request) {
@@ -146,6 +163,22 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
     if (!parsed.ok()) return parsed.take_error();
     throughput = *parsed;
   }
+  std::optional<engine::StreamSpecification> stream;
+  if (stream_json) {
+    auto parsed = ReadStreamSpecification(*stream_json);
+    if (!parsed.ok()) return parsed.take_error();
+    if (parsed->enabled && parsed->view_type.empty()) {
+      return ApiError::Validation(
+          "One or more parameter values were invalid: If stream is being enabled then "
+          "UpdateViewType is required");
+    }
+    if (!parsed->enabled && !parsed->view_type.empty()) {
+      return ApiError::Validation(
+          "One or more parameter values were invalid: If stream is being disabled, then "
+          "UpdateViewType must not be specified");
+    }
+    stream = std::move(parsed).value();
+  }
   IndexUpdates index_updates{gsi_updates, definitions};
   if (gsi_updates) {
     auto checked = CheckIndexUpdates(index_updates);
@@ -161,6 +194,7 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
         }
         if (deletion_protection) schema.deletion_protection = *deletion_protection;
         if (table_class) schema.table_class = std::string(*table_class);
+        if (stream) DDB_RETURN_IF_ERROR(ApplyStreamChange(schema, *stream));
         if (gsi_updates) {
           auto applied = ApplyIndexUpdates(index_updates, schema);
           if (!applied.ok()) {

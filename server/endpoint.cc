@@ -76,6 +76,19 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                    "healthy: dynamodb." + std::string(kDefaultRegion) + ".amazonaws.com "},
                   request, options_.cors);
   }
+  if (request.target.starts_with(api::kAdminPrefix)) {
+    std::string_view rest = std::string_view(request.target).substr(api::kAdminPrefix.size());
+    if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) {
+      api::Response result =
+          options_.admin ? api::HandleAdmin(*options_.admin, request.method, request.target,
+                                            request.body)
+                         : api::AdminDisabledResponse();
+      return Finish({result.http_status,
+                     {{"Content-Type", "application/json"}},
+                     std::move(result.body)},
+                    request, options_.cors);
+    }
+  }
   if (request.method != "POST" || request.target != "/") {
     return Finish({404, {{"Content-Type", "text/plain"}}, "<UnknownOperationException/>\n"},
                   request, options_.cors);

@@ -2,13 +2,15 @@
 // call and its result into an HttpResponse with DynamoDB's headers
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
 // at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
-// and the caller's identity in the Authorization header.
+// and the caller's identity in the Authorization header. Requests under
+// /_localdynamo go to the admin API (api/admin.h).
 //
 // Thread safety: Handle() may be called concurrently.
 #pragma once
 
 #include <string>
 
+#include "api/admin.h"
 #include "engine/database.h"
 #include "server/http_server.h"
 
@@ -19,6 +21,8 @@ struct EndpointOptions {
   // true: one database per access key and region, like DynamoDB Local.
   bool per_key_databases = false;
   bool cors = false;
+  // The admin API's services; null when it is turned off (--no-admin).
+  api::AdminServices* admin = nullptr;
 };
 
 class Endpoint {

@@ -1,16 +1,64 @@
 // localdynamo: the one file that sees all three layers. Parses the command
-// line, opens the engine, starts the HTTP endpoint and serves until SIGINT or
-// SIGTERM, then closes the database cleanly and exits 0.
+// line, opens the engine, starts the stream triggers, the background TTL
+// sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM; then
+// stops them in reverse order, closes the database cleanly and exits 0.
+#include <condition_variable>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <mutex>
+#include <sstream>
 #include <thread>
 
+#include "api/admin.h"
+#include "api/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
 #include "server/endpoint.h"
 #include "server/http_server.h"
 #include "server/options.h"
+#include "server/trigger_transport.h"
+
+namespace {
+
+// Runs the TTL sweep and stream maintenance every `interval` seconds until
+// destroyed (the admin API runs the same work on demand).
+class Maintenance {
+ public:
+  Maintenance(ddb::engine::Database& db, double interval_seconds) : db_(db) {
+    if (interval_seconds <= 0) return;
+    auto interval = std::chrono::milliseconds(static_cast<int64_t>(interval_seconds * 1000));
+    thread_ = std::thread([this, interval] {
+      std::unique_lock lock(mu_);
+      while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+        lock.unlock();
+        auto swept = db_.SweepExpired();
+        if (!swept.ok()) std::cerr << "localdynamo: TTL sweep: " << swept.status().message() << "\n";
+        auto maintained = db_.MaintainStreams();
+        if (!maintained.ok()) std::cerr << "localdynamo: streams: " << maintained.message() << "\n";
+        lock.lock();
+      }
+    });
+  }
+  ~Maintenance() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  ddb::engine::Database& db_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ddb;
@@ -19,19 +67,21 @@ int main(int argc, char** argv) {
   if (!options) return exit_code;
 
   // Block the stop signals before any thread starts, then wait for them on
-  // a thread of our own.
+  // a thread of our own. A trigger command that exits early must not kill us.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
 
-  engine::SystemClock clock;
+  engine::ShiftableClock clock;
   engine::DatabaseOptions db_options;
   db_options.in_memory = options->in_memory;
   db_options.data_dir = options->data_dir;
   db_options.transient_status_millis = options->delay_transient_millis;
   db_options.transaction_hold_millis = options->transaction_hold_millis;
+  db_options.shard_rollover_millis = options->shard_rollover_seconds * 1000;
   if (!options->in_memory) {
     std::error_code ec;
     std::filesystem::create_directories(options->data_dir, ec);
@@ -41,8 +91,32 @@ int main(int argc, char** argv) {
     std::cerr << "localdynamo: " << db.status().message() << "\n";
     return 1;
   }
+
+  server::TriggerTransport transport;
+  auto triggers = std::make_unique<api::TriggerManager>(
+      **db, transport, [](const std::string& line) { std::cout << line << std::endl; });
+  if (!options->triggers_file.empty()) {
+    std::ifstream in(options->triggers_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto added = in ? triggers->AddFromFile(text.str())
+                    : api::ApiResult<size_t>(api::ApiError::Validation("cannot read the file"));
+    if (!added.ok()) {
+      std::cerr << "localdynamo: " << options->triggers_file << ": " << added.error().message
+                << "\n";
+      return 1;
+    }
+  }
+  if (auto started = triggers->StartPersisted(); !started.ok()) {
+    std::cerr << "localdynamo: " << started.message() << "\n";
+    return 1;
+  }
+  auto maintenance = std::make_unique<Maintenance>(**db, options->ttl_interval_seconds);
+  api::AdminServices admin{**db, clock, *triggers};
+
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
-                                   .cors = options->cors});
+                                   .cors = options->cors,
+                                   .admin = options->admin ? &admin : nullptr});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(
@@ -76,6 +150,8 @@ int main(int argc, char** argv) {
   pthread_kill(signal_waiter.native_handle(), SIGTERM);
   signal_waiter.join();
   http.reset();
+  maintenance.reset();
+  triggers.reset();
   db->reset();  // closes RocksDB cleanly
   return 0;
 }

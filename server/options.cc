@@ -27,7 +27,16 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("threads", po::value(&options.threads), "I/O threads (default: one per core)")
       ("transaction-hold-ms", po::value(&options.transaction_hold_millis),
        "keep a transaction's items claimed this long before it commits, so that concurrent "
-       "requests on them meet TransactionConflict (for testing retry logic; default 0)");
+       "requests on them meet TransactionConflict (for testing retry logic; default 0)")
+      ("ttl-interval", po::value(&options.ttl_interval_seconds),
+       "seconds between TTL sweeps and stream maintenance (default 1; 0: only when asked "
+       "through the admin API)")
+      ("shard-rollover-seconds", po::value(&options.shard_rollover_seconds),
+       "age at which a stream's open shard closes and a child shard opens (default 14400, "
+       "about DynamoDB's four hours)")
+      ("triggers", po::value(&options.triggers_file),
+       "JSON file of local stream triggers (a list of definitions; see the README)")
+      ("no-admin", "turn off the admin API (/_localdynamo/…)");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -67,6 +76,17 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("cors")) options.cors = true;
   if (options.transaction_hold_millis < 0 || options.transaction_hold_millis > 60000) {
     std::cerr << "localdynamo: --transaction-hold-ms must be between 0 and 60000\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (vm.count("no-admin")) options.admin = false;
+  if (options.ttl_interval_seconds < 0 || options.ttl_interval_seconds > 86400) {
+    std::cerr << "localdynamo: --ttl-interval must be between 0 and 86400\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (options.shard_rollover_seconds < 1) {
+    std::cerr << "localdynamo: --shard-rollover-seconds must be at least 1\n";
     *exit_code = 2;
     return std::nullopt;
   }

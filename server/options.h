@@ -5,6 +5,7 @@
 // Thread safety: pure function.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,10 @@ struct Options {
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   int threads = 0;
+  double ttl_interval_seconds = 1;      // 0: no background sweep
+  int64_t shard_rollover_seconds = 4 * 3600;
+  std::string triggers_file;            // empty: none
+  bool admin = true;
 };
 
 // Returns the options, or nullopt after printing help, the version or an

@@ -1,0 +1,172 @@
+#include "server/trigger_transport.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <thread>
+
+extern char** environ;
+
+namespace ddb::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+using SteadyClock = std::chrono::steady_clock;
+
+api::DeliveryOutcome Failed(std::string why) { return {false, std::move(why)}; }
+
+struct Url {
+  std::string host, port = "80", target = "/";
+};
+
+std::optional<Url> ParseUrl(std::string_view url) {
+  constexpr std::string_view kScheme = "http://";
+  if (!url.starts_with(kScheme)) return std::nullopt;
+  url.remove_prefix(kScheme.size());
+  Url parsed;
+  size_t slash = url.find('/');
+  std::string_view authority = url.substr(0, slash);
+  if (slash != std::string_view::npos) parsed.target = std::string(url.substr(slash));
+  size_t colon = authority.rfind(':');
+  if (colon != std::string_view::npos && authority.find(']', colon) == std::string_view::npos) {
+    parsed.port = std::string(authority.substr(colon + 1));
+    authority = authority.substr(0, colon);
+  }
+  if (authority.starts_with('[') && authority.ends_with(']')) {
+    authority = authority.substr(1, authority.size() - 2);
+  }
+  if (authority.empty()) return std::nullopt;
+  parsed.host = std::string(authority);
+  return parsed;
+}
+
+// One POST on its own I/O context; every step is asynchronous so that the
+// stream's deadline bounds the whole exchange.
+api::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
+                          int timeout_seconds) {
+  auto url = ParseUrl(url_text);
+  if (!url) return Failed("not an http:// URL: " + url_text);
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  beast::tcp_stream stream(io);
+  http::request<http::string_body> request{http::verb::post, url->target, 11};
+  request.set(http::field::host, url->host + ":" + url->port);
+  request.set(http::field::content_type, "application/json");
+  request.set(http::field::user_agent, "localdynamo-trigger");
+  request.body() = body;
+  request.prepare_payload();
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  beast::error_code failure;
+  std::string step;
+  auto fail = [&](beast::error_code ec, const char* where) {
+    failure = ec;
+    step = where;
+  };
+  stream.expires_after(std::chrono::seconds(timeout_seconds));
+  resolver.async_resolve(url->host, url->port, [&](beast::error_code ec, auto results) {
+    if (ec) return fail(ec, "resolve");
+    stream.async_connect(results, [&](beast::error_code ec, auto) {
+      if (ec) return fail(ec, "connect");
+      http::async_write(stream, request, [&](beast::error_code ec, size_t) {
+        if (ec) return fail(ec, "send");
+        http::async_read(stream, buffer, response, [&](beast::error_code ec, size_t) {
+          if (ec) return fail(ec, "read the answer");
+        });
+      });
+    });
+  });
+  io.run();
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  if (failure) {
+    std::string why = failure == beast::error::timeout ? "timed out after " +
+                                                             std::to_string(timeout_seconds) + " s"
+                                                       : failure.message();
+    return Failed("POST " + url_text + ": " + step + ": " + why);
+  }
+  unsigned status = response.result_int();
+  if (status < 200 || status > 299) {
+    std::string answer = response.body().substr(0, 200);
+    return Failed("POST " + url_text + ": HTTP " + std::to_string(status) +
+                  (answer.empty() ? "" : ": " + answer));
+  }
+  return {true, ""};
+}
+
+// Writes all of `body` to `fd` before `deadline`; false if it cannot.
+bool WriteAll(int fd, const std::string& body, SteadyClock::time_point deadline) {
+  size_t written = 0;
+  while (written < body.size()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, POLLOUT, 0};
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    ssize_t n = write(fd, body.data() + written, body.size() - written);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      return false;  // e.g. EPIPE: the command closed its input
+    }
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+api::DeliveryOutcome Run(const std::string& command, const std::string& body,
+                         int timeout_seconds) {
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return Failed("cannot create a pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = 0;
+  int spawned = posix_spawn(&pid, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[0]);
+  if (spawned != 0) {
+    close(pipe_fds[1]);
+    return Failed("cannot start `" + command + "`");
+  }
+  auto deadline = SteadyClock::now() + std::chrono::seconds(timeout_seconds);
+  // A command that exits without reading its input is not a failure of
+  // ours: its exit status decides.
+  fcntl(pipe_fds[1], F_SETFL, O_NONBLOCK);
+  (void)WriteAll(pipe_fds[1], body, deadline);
+  close(pipe_fds[1]);
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (SteadyClock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return Failed("`" + command + "` timed out after " + std::to_string(timeout_seconds) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {true, ""};
+  if (WIFSIGNALED(status)) {
+    return Failed("`" + command + "` was killed by signal " + std::to_string(WTERMSIG(status)));
+  }
+  return Failed("`" + command + "` exited with status " + std::to_string(WEXITSTATUS(status)));
+}
+
+}  // namespace
+
+api::DeliveryOutcome TriggerTransport::Deliver(const std::string& url, const std::string& command,
+                                               const std::string& body, int timeout_seconds) {
+  return url.empty() ? Run(command, body, timeout_seconds) : Post(url, body, timeout_seconds);
+}
+
+}  // namespace ddb::server
