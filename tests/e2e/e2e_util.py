@@ -472,3 +472,118 @@ def raw_op(url, operation, payload):
         return resp.status, (json.loads(data.decode("utf-8")) if data.strip() else {})
     finally:
         conn.close()
+
+
+# --- Streams, the admin API and trigger targets ---------------------------
+
+def make_streams_client(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+    return make_session(access_key, secret_key, region).client(
+        "dynamodbstreams", endpoint_url=url, config=client_config())
+
+
+def admin(url, path, body=None, method=None):
+    """Calls the admin API; returns (HTTP status, decoded JSON body)."""
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    method = method or ("GET" if body is None else "POST")
+    request = urllib.request.Request(url + "/_localdynamo/" + path.lstrip("/"), data=data,
+                                     method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read().decode("utf-8") or "{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read().decode("utf-8") or "{}")
+
+
+def admin_ok(url, path, body=None, method=None):
+    status, answer = admin(url, path, body, method)
+    assert status == 200, "admin {} answered {}: {}".format(path, status, answer)
+    return answer
+
+
+def server_now(url):
+    """The emulator's clock, in epoch seconds."""
+    return admin_ok(url, "clock")["NowMillis"] // 1000
+
+
+def advance_clock(url, seconds):
+    return admin_ok(url, "clock", {"AdvanceSeconds": seconds})
+
+
+def sweep(url):
+    return admin_ok(url, "sweep", {})
+
+
+def wait_for(condition, timeout=10.0, interval=0.02, what="condition"):
+    """Polls `condition` until it returns a truthy value; fails after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail("timed out after {:.0f}s waiting for {}".format(timeout, what))
+        time.sleep(interval)
+
+
+def read_stream(streams, arn, iterator_type="TRIM_HORIZON"):
+    """Every record of every shard of the stream, shards in lineage order."""
+    shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    records = []
+    for shard in shards:
+        iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                              ShardIteratorType=iterator_type)["ShardIterator"]
+        while iterator:
+            page = streams.get_records(ShardIterator=iterator)
+            records.extend(page["Records"])
+            if not page["Records"]:
+                break
+            iterator = page.get("NextShardIterator")
+    return records
+
+
+class EventReceiver:
+    """A local HTTP endpoint that records the JSON bodies POSTed to it, as a
+    function behind the Lambda Runtime Interface Emulator would receive them.
+    `fail_first` requests are answered 500 before it starts accepting."""
+
+    def __init__(self, fail_first=0):
+        import http.server
+        import threading
+        receiver = self
+        self.events = []
+        self.arrivals = []
+        self.fail_first = fail_first
+        self.requests = 0
+        self.lock = threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.lock:
+                    receiver.requests += 1
+                    failing = receiver.requests <= receiver.fail_first
+                    if not failing:
+                        receiver.events.append(json.loads(body.decode("utf-8")))
+                        receiver.arrivals.append(time.monotonic())
+                self.send_response(500 if failing else 200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:{}/2015-03-31/functions/function/invocations".format(
+            self.server.server_address[1])
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def records(self):
+        with self.lock:
+            return [r for event in self.events for r in event["Records"]]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,381 @@
+"""Local stream triggers and the admin API, end to end: the seed 000 flow
+(lambda layers deprecated with a TTL, deleted by the sweeper, cleaned up by a
+filtered trigger), Lambda's event shape and filters, HTTP and command
+targets, retries that hold later records back, the on-failure file, the
+--triggers file, restarts that lose nothing, and a kill -9 after
+acknowledged writes.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .e2e_util import (
+    EventReceiver,
+    ServerProcess,
+    admin,
+    admin_ok,
+    advance_clock,
+    make_streams_client,
+    read_stream,
+    run_server,
+    server_now,
+    sweep,
+    wait_for,
+)
+
+LAYERS_TABLE = {
+    "TableName": "lambda-layers",
+    "BillingMode": "PAY_PER_REQUEST",
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                  {"AttributeName": "sk", "KeyType": "RANGE"}],
+    "AttributeDefinitions": [{"AttributeName": n, "AttributeType": "S"}
+                             for n in ("pk", "sk", "pckg", "rgn", "dplySts")],
+    "GlobalSecondaryIndexes": [
+        {"IndexName": name, "Projection": {"ProjectionType": "ALL"},
+         "KeySchema": [{"AttributeName": hash_key, "KeyType": "HASH"},
+                       {"AttributeName": "dplySts", "KeyType": "RANGE"}]}
+        for name, hash_key in (("pckg-dplySts", "pckg"), ("rgn-dplySts", "rgn"))],
+    "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+}
+
+CLEANUP_FILTER = {"eventName": ["REMOVE"], "dynamodb": {"Keys": {"pk": {"S": [{"prefix": "lyr#"}]}}}}
+
+
+@pytest.fixture
+def receiver():
+    r = EventReceiver()
+    yield r
+    r.close()
+
+
+def create_layers_table(ddb):
+    ddb.create_table(**LAYERS_TABLE)
+    ddb.update_time_to_live(TableName="lambda-layers",
+                            TimeToLiveSpecification={"Enabled": True, "AttributeName": "ttl"})
+
+
+def layer(region, package, version, status, **extra):
+    item = {"pk": {"S": "lyr#{}.{}".format(region, package)}, "sk": {"S": "lyrVrsn#v{}".format(version)},
+            "rgn": {"S": region}, "pckg": {"S": package}, "lyrVrsn": {"N": str(version)},
+            "arn": {"S": "arn:aws:lambda:{}:000000000000:layer:{}:{}".format(region, package, version)},
+            "dplySts": {"S": status}}
+    item.update(extra)
+    return item
+
+
+def add_trigger(url, **definition):
+    return admin_ok(url, "triggers", definition)
+
+
+def trigger_status(url, name):
+    return admin_ok(url, "triggers/" + name)
+
+
+def test_seed_000_a_deprecated_layer_expires_and_the_cleanup_trigger_sees_it(receiver):
+    with run_server("--in-memory", "--ttl-interval", "0") as server:
+        ddb, streams = server.client(), make_streams_client(server.url)
+        create_layers_table(ddb)
+        add_trigger(server.url, Name="layer-cleanup", TableName="lambda-layers", Url=receiver.url,
+                    StartingPosition="TRIM_HORIZON",
+                    FilterCriteria={"Filters": [{"Pattern": json.dumps(CLEANUP_FILTER)}]})
+        now = server_now(server.url)
+        # v1 is deployed, then v2 replaces it: v1 is deprecated with a TTL
+        # of an hour, in the same transaction that moves the pointer.
+        ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "numpy", 1, "latest"))
+        ddb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": "lambda-layers", "Item": layer("us-east-1", "numpy", 2, "latest")}},
+            {"Update": {"TableName": "lambda-layers",
+                        "Key": {"pk": {"S": "lyr#us-east-1.numpy"}, "sk": {"S": "lyrVrsn#v1"}},
+                        "UpdateExpression": "SET dplySts = :d, #ttl = :t",
+                        "ExpressionAttributeNames": {"#ttl": "ttl"},
+                        "ExpressionAttributeValues": {":d": {"S": "deprecated"},
+                                                      ":t": {"N": str(now + 3600)}}}},
+            {"Put": {"TableName": "lambda-layers", "Item": {
+                "pk": {"S": "lyr#us-east-1.numpy"}, "sk": {"S": "lyrVrsn0#"},
+                "arn": {"S": "arn:aws:lambda:us-east-1:000000000000:layer:numpy:2"}}}},
+        ])
+        # A build record with an expired TTL too: its REMOVE must not reach
+        # the cleanup trigger (pk does not begin with lyr#).
+        ddb.put_item(TableName="lambda-layers", Item={
+            "pk": {"S": "bld#v1"}, "sk": {"S": "pckg#numpy"}, "ttl": {"N": str(now + 60)}})
+
+        def by_region(status):
+            return ddb.query(TableName="lambda-layers", IndexName="rgn-dplySts",
+                             KeyConditionExpression="rgn = :r AND dplySts = :s",
+                             ExpressionAttributeValues={":r": {"S": "us-east-1"},
+                                                        ":s": {"S": status}})["Items"]
+
+        assert len(by_region("deprecated")) == 1
+        advance_clock(server.url, 3601)
+        deleted = sweep(server.url)["Deleted"]
+        assert sorted(d["Key"]["pk"]["S"] for d in deleted) == ["bld#v1", "lyr#us-east-1.numpy"]
+        # Gone from the table and from both indexes.
+        assert "Item" not in ddb.get_item(TableName="lambda-layers", Key={
+            "pk": {"S": "lyr#us-east-1.numpy"}, "sk": {"S": "lyrVrsn#v1"}})
+        assert by_region("deprecated") == []
+        assert [i["sk"]["S"] for i in ddb.query(
+            TableName="lambda-layers", IndexName="pckg-dplySts",
+            KeyConditionExpression="pckg = :p", ExpressionAttributeValues={
+                ":p": {"S": "numpy"}})["Items"]] == ["lyrVrsn#v2"]
+        # The stream carries the REMOVE with the service identity and the old image.
+        arn = ddb.describe_table(TableName="lambda-layers")["Table"]["LatestStreamArn"]
+        removes = [r for r in read_stream(streams, arn) if r["eventName"] == "REMOVE"]
+        layer_remove = [r for r in removes if r["dynamodb"]["Keys"]["pk"]["S"].startswith("lyr#")]
+        assert len(removes) == 2 and len(layer_remove) == 1
+        assert layer_remove[0]["userIdentity"] == {"Type": "Service",
+                                                   "PrincipalId": "dynamodb.amazonaws.com"}
+        assert layer_remove[0]["dynamodb"]["OldImage"]["dplySts"] == {"S": "deprecated"}
+        # The trigger gets exactly that record, in Lambda's shape.
+        wait_for(lambda: receiver.records(), what="the cleanup trigger's delivery")
+        time.sleep(0.2)  # nothing else may follow
+        records = receiver.records()
+        assert len(records) == 1
+        record = records[0]
+        assert record["eventName"] == "REMOVE"
+        assert record["eventSourceARN"] == arn
+        assert record["userIdentity"] == {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+        assert record["dynamodb"]["Keys"] == {"pk": {"S": "lyr#us-east-1.numpy"},
+                                              "sk": {"S": "lyrVrsn#v1"}}
+        assert record["dynamodb"]["OldImage"]["arn"]["S"].endswith(":numpy:1")
+        status = trigger_status(server.url, "layer-cleanup")
+        assert status["DeliveredRecords"] == 1 and status["Lag"] == 0
+        assert "LastError" not in status
+
+
+def test_filters_batches_and_order(receiver):
+    with run_server("--in-memory") as server:
+        ddb = server.client()
+        create_layers_table(ddb)
+        add_trigger(server.url, Name="inserts", TableName="lambda-layers", Url=receiver.url,
+                    BatchSize=2, FilterCriteria={"Filters": [
+                        {"Pattern": {"eventName": ["INSERT"],
+                                     "dynamodb": {"NewImage": {"lyrVrsn": {"N": [{"numeric": [">=", 3]}]}}}}},
+                        {"Pattern": {"dynamodb": {"NewImage": {"rgn": {"S": [{"anything-but": ["us-east-1"]}]}}}}},
+                    ]})
+        wait_for(lambda: trigger_status(server.url, "inserts")["State"] == "running",
+                 what="the trigger to start")
+        for version in range(1, 8):
+            ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "pandas", version, "latest"))
+        ddb.put_item(TableName="lambda-layers", Item=layer("eu-west-1", "pandas", 1, "latest"))
+        wait_for(lambda: len(receiver.records()) == 6, what="six matching records")
+        versions = [(r["awsRegion"], r["dynamodb"]["NewImage"]["rgn"]["S"],
+                     r["dynamodb"]["NewImage"]["lyrVrsn"]["N"]) for r in receiver.records()]
+        assert [v[1:] for v in versions] == [("us-east-1", str(v)) for v in range(3, 8)] + [
+            ("eu-west-1", "1")]
+        assert all(len(event["Records"]) <= 2 for event in receiver.events)
+
+
+def test_a_failing_target_holds_later_records_back_until_it_recovers():
+    receiver = EventReceiver(fail_first=3)
+    try:
+        with run_server("--in-memory") as server:
+            ddb = server.client()
+            create_layers_table(ddb)
+            add_trigger(server.url, Name="flaky", TableName="lambda-layers", Url=receiver.url,
+                        StartingPosition="TRIM_HORIZON", BatchSize=1)
+            for version in range(1, 4):
+                ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "scipy", version, "latest"))
+            wait_for(lambda: len(receiver.records()) == 3, timeout=20, what="delivery after retries")
+            assert [r["dynamodb"]["Keys"]["sk"]["S"] for r in receiver.records()] == [
+                "lyrVrsn#v1", "lyrVrsn#v2", "lyrVrsn#v3"]
+            status = trigger_status(server.url, "flaky")
+            assert status["FailedAttempts"] == 3
+            assert "HTTP 500" in status["LastError"]
+            assert status["DeliveredRecords"] == 3
+            assert status["Lag"] == 0
+    finally:
+        receiver.close()
+
+
+def test_command_targets_and_the_on_failure_file(tmp_path):
+    out = tmp_path / "events.jsonl"
+    failed = tmp_path / "failed.jsonl"
+    with run_server("--in-memory") as server:
+        ddb = server.client()
+        create_layers_table(ddb)
+        add_trigger(server.url, Name="to-file", TableName="lambda-layers",
+                    Command="cat >> '{}'; echo >> '{}'".format(out, out),
+                    StartingPosition="TRIM_HORIZON")
+        add_trigger(server.url, Name="always-fails", TableName="lambda-layers",
+                    Command="cat > /dev/null; exit 3", MaximumRetryAttempts=1,
+                    OnFailure=str(failed), StartingPosition="TRIM_HORIZON")
+        ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "torch", 1, "latest"))
+        wait_for(lambda: out.exists() and out.read_text().strip(), what="the command's output")
+        event = json.loads(out.read_text().splitlines()[0])
+        assert event["Records"][0]["dynamodb"]["NewImage"]["pckg"] == {"S": "torch"}
+        wait_for(lambda: failed.exists() and failed.read_text().strip(), timeout=15,
+                 what="the on-failure file")
+        given_up = json.loads(failed.read_text().splitlines()[0])
+        assert given_up["trigger"] == "always-fails"
+        assert given_up["attempts"] == 2
+        assert "exited with status 3" in given_up["error"]
+        assert given_up["event"]["Records"][0]["eventName"] == "INSERT"
+        status = trigger_status(server.url, "always-fails")
+        assert status["GivenUpBatches"] == 1 and status["Lag"] == 0
+
+
+def test_admin_api_triggers_and_errors(receiver):
+    with run_server("--in-memory") as server:
+        url = server.url
+        assert admin_ok(url, "triggers") == {"Triggers": []}
+        status, answer = admin(url, "triggers", {"Name": "x", "TableName": "t"})
+        assert status == 400 and "Url and Command" in answer["message"]
+        status, answer = admin(url, "triggers", {
+            "Name": "x", "TableName": "t", "Url": receiver.url,
+            "FilterCriteria": {"Filters": [{"Pattern": {"eventName": [{"suffixes": "x"}]}}]}})
+        assert status == 400 and "unknown operator" in answer["message"]
+        add_trigger(url, Name="one", TableName="nope", Url=receiver.url)
+        status, answer = admin(url, "triggers", {"Name": "one", "TableName": "t", "Url": receiver.url})
+        assert status == 400 and answer["__type"].endswith("ResourceInUseException")
+        listed = admin_ok(url, "triggers")["Triggers"]
+        assert [t["Definition"]["Name"] for t in listed] == ["one"]
+        wait_for(lambda: trigger_status(url, "one")["State"] == "waiting for the table",
+                 what="the trigger to notice the table is missing")
+        assert admin_ok(url, "triggers/one", method="DELETE") == {}
+        assert admin(url, "triggers/one")[0] == 404
+        assert admin(url, "nothing-here")[0] == 404
+        assert admin(url, "sweep")[0] == 405
+        assert admin(url, "clock", {"AdvanceSeconds": -5})[0] == 400
+        before = admin_ok(url, "clock")
+        moved = admin_ok(url, "clock", {"SetMillis": 4102444800000})
+        assert moved["Now"].startswith("2100-01-01T00:00:00")
+        assert admin_ok(url, "clock", {"Reset": True})["OffsetMillis"] == 0
+        assert abs(admin_ok(url, "clock")["NowMillis"] - before["NowMillis"]) < 60000
+        assert [e["Path"] for e in admin_ok(url, "")["Endpoints"]][0] == "/_localdynamo/clock"
+    with run_server("--in-memory", "--no-admin") as server:
+        status, answer = admin(server.url, "clock")
+        assert status == 403 and answer["__type"].endswith("AdminApiDisabledException")
+
+
+def test_the_triggers_file_and_a_restart_in_the_middle_of_a_backlog(tmp_path):
+    """Records written while the target is down are all delivered, in order,
+    by the server started again over the same data directory."""
+    receiver = EventReceiver()
+    port = receiver.server.server_address[1]
+    receiver.close()  # the target is down for now
+    triggers = tmp_path / "triggers.json"
+    triggers.write_text(json.dumps([{
+        "Name": "backlog", "TableName": "lambda-layers", "StartingPosition": "TRIM_HORIZON",
+        "Url": "http://127.0.0.1:{}/invoke".format(port), "BatchSize": 3, "TimeoutSeconds": 2}]))
+    data = str(tmp_path / "data")
+    args = ["--data-dir", data, "--triggers", str(triggers)]
+    with run_server(*args) as server:
+        ddb = server.client()
+        create_layers_table(ddb)
+        for version in range(1, 11):
+            ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "jax", version, "latest"))
+        wait_for(lambda: trigger_status(server.url, "backlog")["FailedAttempts"] >= 1,
+                 what="a failed delivery")
+        assert trigger_status(server.url, "backlog")["Lag"] == 10
+    import http.server
+    import threading
+    received = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    target = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    threading.Thread(target=target.serve_forever, daemon=True).start()
+    try:
+        with run_server(*args) as server:
+            wait_for(lambda: sum(len(e["Records"]) for e in received) >= 10, timeout=20,
+                     what="the backlog after the restart")
+            versions = [int(r["dynamodb"]["NewImage"]["lyrVrsn"]["N"])
+                        for e in received for r in e["Records"]]
+            assert versions == list(range(1, 11))
+            wait_for(lambda: trigger_status(server.url, "backlog")["Lag"] == 0,
+                     what="the checkpoint to catch up")
+        # Once more: the checkpoint holds, nothing is delivered again.
+        with run_server(*args) as server:
+            server.client().put_item(TableName="lambda-layers",
+                                     Item=layer("us-east-1", "jax", 11, "latest"))
+            wait_for(lambda: sum(len(e["Records"]) for e in received) >= 11, what="the 11th")
+            time.sleep(0.2)
+            versions = [int(r["dynamodb"]["NewImage"]["lyrVrsn"]["N"])
+                        for e in received for r in e["Records"]]
+            assert versions == list(range(1, 12))
+    finally:
+        target.shutdown()
+        target.server_close()
+
+
+WRITER = r"""
+import json, sys, boto3
+from botocore.config import Config
+url, now = sys.argv[1], int(sys.argv[2])
+ddb = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
+                   aws_access_key_id="k", aws_secret_access_key="s",
+                   config=Config(retries={"total_max_attempts": 1}))
+for i in range(100000):
+    item = {"pk": {"S": "lyr#crash.p%d" % (i % 50)}, "sk": {"S": "lyrVrsn#v%d" % i},
+            "pckg": {"S": "p%d" % (i % 50)}, "rgn": {"S": "crash"}, "dplySts": {"S": "latest"},
+            "ttl": {"N": str(now + (-10 if i % 3 == 0 else 86400))}}
+    ddb.put_item(TableName="lambda-layers", Item=item)
+    print(i, flush=True)
+"""
+
+
+def test_kill_9_after_acknowledged_writes_keeps_table_stream_and_ttl_in_agreement(tmp_path):
+    data = str(tmp_path / "data")
+    server = ServerProcess(["--data-dir", data, "--ttl-interval", "0"]).start()
+    try:
+        ddb = server.client()
+        create_layers_table(ddb)
+        now = server_now(server.url)
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, server.url, str(now)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        acknowledged = -1
+        deadline = time.monotonic() + 20
+        while acknowledged < 300 and time.monotonic() < deadline:
+            line = writer.stdout.readline()
+            if not line:
+                break
+            acknowledged = int(line)
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait()
+        writer.kill()
+        writer.wait()
+        assert acknowledged >= 300
+    finally:
+        server.proc = None
+        server.remove_log()
+    with run_server("--data-dir", data, "--ttl-interval", "0") as server:
+        ddb, streams = server.client(), make_streams_client(server.url)
+        items = []
+        for page in ddb.get_paginator("scan").paginate(TableName="lambda-layers"):
+            items += page["Items"]
+        versions = {int(i["sk"]["S"][len("lyrVrsn#v"):]) for i in items}
+        # Every acknowledged write is there; at most the one in flight beyond.
+        assert set(range(acknowledged + 1)) <= versions
+        assert len(versions) <= acknowledged + 2
+        arn = ddb.describe_table(TableName="lambda-layers")["Table"]["LatestStreamArn"]
+        records = read_stream(streams, arn)
+        assert sorted(int(r["dynamodb"]["Keys"]["sk"]["S"][len("lyrVrsn#v"):]) for r in records) \
+            == sorted(versions)
+        assert all(r["eventName"] == "INSERT" for r in records)
+        table = ddb.describe_table(TableName="lambda-layers")["Table"]
+        assert table["ItemCount"] == len(versions)
+        assert all(index["ItemCount"] == len(versions) for index in table["GlobalSecondaryIndexes"])
+        # The TTL schedule agrees: exactly the expired third goes.
+        advance_clock(server.url, 60)
+        deleted = sweep(server.url)["Deleted"]
+        expected = {v for v in versions if v % 3 == 0}
+        assert {int(d["Key"]["sk"]["S"][len("lyrVrsn#v"):]) for d in deleted} == expected
+        assert ddb.describe_table(TableName="lambda-layers")["Table"]["ItemCount"] == \
+            len(versions) - len(expected)
+        removes = [r for r in read_stream(streams, arn) if r["eventName"] == "REMOVE"]
+        assert len(removes) == len(expected)
+        assert all(r["userIdentity"]["PrincipalId"] == "dynamodb.amazonaws.com" for r in removes)
