@@ -463,6 +463,7 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
   pending.AddTo(schema.table_id, batch);
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   pending.CommitTo(state);
+  NoteScheduled(pending.earliest_expiry);
   return old_item;
 }
 
@@ -475,7 +476,7 @@ Status Database::AddMutation(TableState& state, const TableSchema& schema,
   if (mutation.kind == Mutation::Kind::kDelete) {
     if (!old_item) return Status::Ok();
     DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, nullptr, false, batch, pending));
-    WriteTtlEntries(schema, item_key, old_ptr, nullptr, batch);
+    WriteTtlEntries(schema, item_key, old_ptr, nullptr, batch, pending);
     AppendStreamRecord(state, schema, old_ptr, nullptr, mutation.by_ttl, batch, pending);
     batch.Delete(Family::kItems, item_key);
     pending.table.item_count -= 1;
@@ -493,7 +494,7 @@ Status Database::AddMutation(TableState& state, const TableSchema& schema,
   }
   DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, &new_item,
                                         mutation.by_update_expression, batch, pending));
-  WriteTtlEntries(schema, item_key, old_ptr, &new_item, batch);
+  WriteTtlEntries(schema, item_key, old_ptr, &new_item, batch, pending);
   AppendStreamRecord(state, schema, old_ptr, &new_item, false, batch, pending);
   batch.Put(Family::kItems, item_key, EncodeItem(new_item));
   if (old_item) {

@@ -16,6 +16,8 @@
 // threads. Reads take no lock beyond a short catalog lookup.
 #pragma once
 
+#include <atomic>
+#include <climits>
 #include <functional>
 #include <map>
 #include <memory>
@@ -331,9 +333,14 @@ class Database {
   Status WriteIndexEntries(TableState& state, const TableSchema& schema, const Item* old_item,
                            const Item* new_item, bool by_update_expression, Store::Batch& batch,
                            PendingStats& pending);
-  // The TTL schedule entries of replacing `old_item` by `new_item`.
+  // The TTL schedule entries of replacing `old_item` by `new_item`; the
+  // earliest new expiry goes to `pending`.
   void WriteTtlEntries(const TableSchema& schema, const std::string& item_key,
-                       const Item* old_item, const Item* new_item, Store::Batch& batch);
+                       const Item* old_item, const Item* new_item, Store::Batch& batch,
+                       PendingStats& pending);
+  // Lets the next sweep start early enough for an entry due at `expiry`.
+  // Called once the entry is written.
+  void NoteScheduled(int64_t expiry);
   // The stream record of replacing `old_item` by `new_item`, when the table
   // has a stream and something changed. REQUIRES: state.write_mu held.
   void AppendStreamRecord(TableState& state, const TableSchema& schema, const Item* old_item,
@@ -357,10 +364,12 @@ class Database {
   // enough. REQUIRES: the table's write_mu held.
   Status RollShard(StreamState& stream, int64_t now);
   Status TrimStream(StreamState& stream, int64_t now);
-  // Deletes the expired item behind one schedule entry (or the entry alone
-  // when it is stale); true when an item was deleted.
-  Result<bool> ExpireEntry(int64_t expiry, const std::string& item_key, int64_t now_seconds,
-                           ExpiredItem* expired);
+  // Deletes the expired item behind one schedule entry (`expired` says
+  // which), drops the entry alone when it is stale, or defers it while a
+  // transaction holds the item.
+  enum class ExpireOutcome { kDeleted, kDropped, kDeferred };
+  Result<ExpireOutcome> ExpireEntry(int64_t expiry, const std::string& item_key,
+                                    int64_t now_seconds, ExpiredItem* expired);
 
   // Creates the entries of `index` for every item of the table.
   // REQUIRES: state.write_mu held.
@@ -385,6 +394,13 @@ class Database {
   std::map<std::string, std::pair<TableDescription, int64_t>, std::less<>> deleting_;
   // Guarded by catalog_mu_: live tables by table id (the TTL sweeper's way in).
   std::map<uint64_t, std::shared_ptr<TableState>> tables_by_id_;
+
+  // The TTL sweep starts at `ttl_swept_through_` (every entry due before
+  // that second is handled), lowered by `ttl_written_min_`: the earliest
+  // expiry written since the last sweep began. So a sweep never walks the
+  // deleted entries (RocksDB tombstones) of the sweeps before it.
+  std::atomic<int64_t> ttl_swept_through_{0};
+  std::atomic<int64_t> ttl_written_min_{INT64_MAX};
 
   // Every readable stream, enabled or not, by stream id. Lock order:
   // catalog_mu_, then a table's write_mu, then streams_mu_ or a stream's mu.

@@ -5,6 +5,7 @@
 // Thread safety: as annotated per member.
 #pragma once
 
+#include <climits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -79,6 +80,8 @@ struct PendingStats {
   // The stream's next sequence number once the batch is written; 0 when
   // the batch appends no record.
   uint64_t next_sequence = 0;
+  // The earliest TTL expiry the batch schedules (INT64_MAX: none).
+  int64_t earliest_expiry = INT64_MAX;
 };
 
 }  // namespace ddb::engine

@@ -104,7 +104,10 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   }
   for (auto& [state, stats] : pending) stats.AddTo(state->schema()->table_id, *batch);
   DDB_RETURN_IF_ERROR(store_->Write(*batch));
-  for (auto& [state, stats] : pending) stats.CommitTo(*state);
+  for (auto& [state, stats] : pending) {
+    stats.CommitTo(*state);
+    NoteScheduled(stats.earliest_expiry);
+  }
   outcome.committed = true;
   for (size_t i = 0; i < items.size(); ++i) {
     switch (mutations[i].kind) {

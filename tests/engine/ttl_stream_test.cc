@@ -140,6 +140,37 @@ TEST_F(TtlStreamTest, ChangingTheAttributeOrDisablingTtlTakesItemsOffTheSchedule
   EXPECT_EQ((*swept)[0].key.at("pk"), S("a"));
 }
 
+TEST_F(TtlStreamTest, ItemsScheduledInThePastOfEarlierSweepsAreStillFound) {
+  Open();
+  CreateTable();
+  clock_.Advance(100'000);
+  ASSERT_TRUE(db_->SweepExpired()->empty());
+  // A sweep starts where the last one ended; an entry due before that must
+  // pull the start back.
+  Put({{"pk", S("past")}, {"ttl", N(std::to_string(kStartSeconds + 50))}});
+  std::vector<TransactWriteItem> tx{{"t", {{"pk", S("tx")}}, [](const Item*) -> Result<Mutation> {
+    return Mutation{Mutation::Kind::kPut, {{"pk", S("tx")}, {"ttl", N(std::to_string(kStartSeconds + 60))}}};
+  }}};
+  ASSERT_TRUE(db_->TransactWrite(kNs, tx)->committed);
+  auto swept = db_->SweepExpired();
+  ASSERT_TRUE(swept.ok());
+  EXPECT_EQ(swept->size(), 2u);
+  EXPECT_TRUE(db_->SweepExpired()->empty());
+}
+
+TEST_F(TtlStreamTest, ASweepLimitLeavesTheRestForTheNext) {
+  Open();
+  CreateTable();
+  for (int i = 0; i < 5; ++i) {
+    Put({{"pk", S("i" + std::to_string(i))}, {"ttl", N(std::to_string(kStartSeconds + i))}});
+  }
+  clock_.Advance(10'000);
+  EXPECT_EQ(db_->SweepExpired(2)->size(), 2u);
+  EXPECT_EQ(db_->SweepExpired(2)->size(), 2u);
+  EXPECT_EQ(db_->SweepExpired()->size(), 1u);
+  EXPECT_EQ(ItemCount(), 0);
+}
+
 TEST_F(TtlStreamTest, EveryChangeAppendsOneRecordAndNoChangeNone) {
   Open();
   CreateTable();
