@@ -55,10 +55,44 @@ ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json
   return elements;
 }
 
+// A multi-attribute (GSI) key: at most four HASH and four RANGE attributes,
+// every HASH first, no attribute twice.
+ApiResult<bool> CheckMultiAttributeShape(const std::vector<RawKeyElement>& raw) {
+  constexpr size_t kMaxPerKind = 4;
+  size_t hashes = 0, ranges = 0;
+  bool range_seen = false, hash_after_range = false;
+  for (const auto& element : raw) {
+    bool hash = element.key_type == "HASH";
+    (hash ? hashes : ranges) += 1;
+    hash_after_range = hash_after_range || (hash && range_seen);
+    range_seen = range_seen || !hash;
+  }
+  for (auto [count, kind] : {std::pair{hashes, "HASH"}, std::pair{ranges, "RANGE"}}) {
+    if (count > kMaxPerKind) {
+      return Invalid(std::string("The KeySchema exceeds the maximum allowed number of ") + kind +
+                     " key attributes");
+    }
+  }
+  if (hash_after_range) {
+    return Invalid("All HASH key attributes must precede RANGE key attributes in the KeySchema");
+  }
+  std::set<std::string_view> names;
+  for (const auto& element : raw) {
+    if (!names.insert(element.name).second) {
+      return ApiError::Validation("The KeySchema contains multiple key attributes with the same name");
+    }
+  }
+  return true;
+}
+
 // Resolves raw key elements against the attribute definitions.
 ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& raw,
                                               const std::vector<KeyElement>& definitions,
                                               bool allow_multi) {
+  if (allow_multi) {
+    auto shape = CheckMultiAttributeShape(raw);
+    if (!shape.ok()) return shape.take_error();
+  }
   engine::KeySchema key;
   for (size_t i = 0; i < raw.size(); ++i) {
     const RawKeyElement& element = raw[i];
@@ -69,15 +103,14 @@ ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& 
       if (i == 1 && element.key_type != "RANGE") {
         return ApiError::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
       }
-      if (i == 1 && element.name == raw[0].name) {
-        return ApiError::Validation(
-            "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      if (i == 1 && element.name == raw[0].name) {  // DynamoDB's text for [pk HASH, pk RANGE]
+        return ApiError::Validation("Invalid KeySchema: Some index key attribute have no definition");
       }
     }
     auto def = std::find_if(definitions.begin(), definitions.end(),
                             [&](const KeyElement& d) { return d.name == element.name; });
     if (def == definitions.end()) {
-      if (allow_multi || definitions.empty()) {
+      if (definitions.empty()) {
         return ApiError::Validation("Invalid KeySchema: Some index key attribute have no definition");
       }
       std::string keys, defs;
@@ -115,9 +148,32 @@ ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
   projection.type = engine::ProjectionType::kInclude;
   for (const auto& name : non_key->GetArray()) {
     if (!name.IsString()) return WrongType(name, "String");
-    projection.non_key_attributes.emplace_back(View(name));
+    auto& names = projection.non_key_attributes;
+    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
+      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
+    }
+    names.emplace_back(View(name));
   }
   return projection;
+}
+
+// Each NonKeyAttributes name is 1-255 characters, a member constraint
+// DynamoDB checks before the schema's consistency.
+void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view path,
+                            Constraints& constraints) {
+  auto it = projection.FindMember("NonKeyAttributes");
+  if (it == projection.MemberEnd() || !it->value.IsArray()) return;
+  std::string echo;
+  bool bad = false;
+  for (const auto& name : it->value.GetArray()) {
+    if (!name.IsString()) return;  // a SerializationException when parsed
+    echo += (echo.empty() ? "" : ", ") + std::string(View(name));
+    bad = bad || name.GetStringLength() < 1 || name.GetStringLength() > 255;
+  }
+  if (!bad) return;
+  constraints.Violation(Quote("[" + echo + "]"), std::string(path) + ".projection.nonKeyAttributes",
+                        "Member must satisfy constraint: [Member must have length less than or "
+                        "equal to 255, Member must have length greater than or equal to 1]");
 }
 
 ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
@@ -135,6 +191,7 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   auto raw = ReadKeySchema(key_json, std::string(path) + ".keySchema", is_local ? 2 : 8, constraints);
   if (!raw.ok()) return raw.take_error();
   constraints.NotNull(projection_json != nullptr, std::string(path) + ".projection");
+  if (projection_json) CheckNonKeyNameLengths(*projection_json, path, constraints);
   if (!constraints.empty()) return engine::IndexSchema{};  // reported by the caller
 
   engine::IndexSchema index;
@@ -302,6 +359,7 @@ ApiResult<std::vector<engine::KeyElement>> ReadAttributeDefinitions(const rapidj
     if (d.failed()) return d.error();
     constraints.NotNull(name.has_value(), member + "attributeName");
     constraints.NotNull(type.has_value(), member + "attributeType");
+    if (name) constraints.Length(*name, member + "attributeName", 1, 255);
     constraints.Enum(type, member + "attributeType", {"B", "N", "S"});
     if (name && type) definitions.push_back({std::string(*name), ToScalarType(*type)});
   }
@@ -352,7 +410,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   for (size_t i = 0; i < schema.attribute_definitions.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (schema.attribute_definitions[i].name == schema.attribute_definitions[j].name) {
-        return ApiError::Validation("Cannot have two attributes with the same name");
+        return ApiError::Validation("Attribute Name is duplicated: " +
+                                    schema.attribute_definitions[i].name);
       }
     }
   }

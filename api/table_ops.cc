@@ -125,6 +125,7 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   const rapidjson::Value* definitions = r.Array("AttributeDefinitions");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   if (r.failed()) return r.error();
+  if (gsi_updates && gsi_updates->Empty()) gsi_updates = nullptr;  // DynamoDB: no update at all
   Constraints constraints;
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();
