@@ -46,7 +46,7 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
     return constraints.ToError();
   }
   for (const auto& table : items->GetObject()) {
-    constraints.TableName(View(table.name), "requestItems.key");
+    constraints.TableNameOrArn(View(table.name), "requestItems.key");
   }
   if (!constraints.empty()) return constraints.ToError();
   return items;
@@ -103,7 +103,7 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
     tables.push_back(std::move(gets));
   }
   for (TableGets& gets : tables) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets.table);
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, TableNameFromArn(gets.table));
     if (!schema.ok()) return schema.status();
     gets.schema = std::move(schema).value();
     std::set<std::string> seen;
@@ -124,7 +124,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
   if (!tables.ok()) return tables.take_error();
   std::vector<engine::ItemRef> refs;
   for (const TableGets& gets : *tables) {
-    for (const Item& key : gets.keys) refs.push_back({gets.table, key});
+    for (const Item& key : gets.keys) refs.push_back({TableNameFromArn(gets.table), key});
   }
   auto found = ctx.db.GetItems(ctx.caller.ns, refs);
   if (!found.ok()) return found.status();
@@ -236,7 +236,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   // Everything is checked before anything is written.
   std::set<std::string> seen;
   for (Write& write : writes) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, write.table);
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, TableNameFromArn(write.table));
     if (!schema.ok()) return schema.status();
     write.schema = std::move(schema).value();
     engine::Status valid = write.put ? engine::ValidateItemKey(*write.schema, write.item)
@@ -264,8 +264,9 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   TableCapacities consumed;
   std::map<std::string, std::vector<const Write*>> unprocessed;
   for (Write& write : writes) {
-    auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
-                              : ctx.db.DeleteItem(ctx.caller.ns, write.table, write.item);
+    std::string table = TableNameFromArn(write.table);  // as given: echoed when unprocessed
+    auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, table, write.item)
+                              : ctx.db.DeleteItem(ctx.caller.ns, table, write.item);
     // A write that fails now (it passed validation: the item met a
     // transaction, or the table went away meanwhile) goes back unprocessed,
     // so the client learns exactly which writes did not land.

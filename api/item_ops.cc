@@ -91,8 +91,18 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   if (!parsed.ok()) return parsed.take_error();
   ConditionCheck check(*parsed);
   Item new_item;
+  const auto& update = parsed->expressions.update;
+  bool removes_only = update && expr::RemovesOnly(*update);
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
     DDB_RETURN_IF_ERROR(check(current));
+    if (!current && removes_only) {
+      // Nothing to take away from: DynamoDB writes no item, and even a
+      // nested REMOVE succeeds.
+      std::vector<std::string> key_names;
+      for (const auto& [name, _] : parsed->attributes) key_names.push_back(name);
+      DDB_RETURN_IF_ERROR(expr::CheckUpdate(*update, key_names));
+      return engine::Mutation{engine::Mutation::Kind::kNone, {}};
+    }
     auto updated = UpdatedItem(*parsed, current);
     if (!updated.ok()) return updated.status();
     new_item = std::move(updated).value();
@@ -100,9 +110,10 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   };
   auto old_item = ctx.db.WriteItem(ctx.caller.ns, parsed->table, parsed->attributes, planner);
   if (!old_item.ok()) return check.Error(old_item.status());
+  bool wrote = old_item->has_value() || !removes_only;
   return WriteResponse(ctx, *parsed,
                        UpdateResult(parsed->return_values, *old_item, new_item, parsed->expressions),
-                       Pointer(*old_item), &new_item);
+                       Pointer(*old_item), wrote ? &new_item : nullptr);
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {

@@ -36,7 +36,7 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   if (r.failed()) return r.error();
 
   Constraints constraints;
-  constraints.TableName(table);
+  constraints.TableNameOrArn(table);
   if (writes) {
     constraints.Enum(return_values, "returnValues",
                      {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
@@ -48,7 +48,7 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   if (!constraints.empty()) return constraints.ToError();
 
   ItemRequest parsed;
-  parsed.table = std::string(*table);
+  parsed.table = TableNameFromArn(*table);
   if (writes && return_values) parsed.return_values = *return_values;
   if (consumed) parsed.return_consumed_capacity = *consumed;
   parsed.consistent = consistent.value_or(false);

@@ -128,6 +128,19 @@ void Constraints::TableName(std::optional<std::string_view> name, std::string_vi
   Length(*name, path, 3, 255);
 }
 
+void Constraints::TableNameOrArn(std::optional<std::string_view> name, std::string_view path) {
+  if (!name || !name->starts_with("arn:")) return TableName(name, path);
+  Length(*name, path, 1, 1024);
+}
+
+std::string TableNameFromArn(std::string_view name_or_arn) {
+  constexpr std::string_view kTablePart = ":table/";
+  if (!name_or_arn.starts_with("arn:")) return std::string(name_or_arn);
+  size_t at = name_or_arn.find(kTablePart);
+  if (at == std::string_view::npos) return std::string(name_or_arn);  // designates no table
+  return std::string(name_or_arn.substr(at + kTablePart.size()));
+}
+
 void Constraints::Enum(std::optional<std::string_view> value, std::string_view path,
                        std::initializer_list<std::string_view> allowed) {
   if (!value || std::find(allowed.begin(), allowed.end(), *value) != allowed.end()) return;

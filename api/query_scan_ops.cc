@@ -52,7 +52,7 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   if (r.failed()) return r.error();
 
   Constraints constraints;
-  constraints.TableName(table);
+  constraints.TableNameOrArn(table);
   if (index) constraints.TableName(index, "indexName");
   constraints.Enum(select, "select",
                    {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});
@@ -79,7 +79,7 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   }
 
   ReadRequest parsed;
-  parsed.table = std::string(*table);
+  parsed.table = TableNameFromArn(*table);
   parsed.index_name = std::string(index.value_or(""));
   parsed.select = select;
   parsed.consistent = consistent.value_or(false);

@@ -321,11 +321,16 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
   }
   std::vector<engine::ItemRef> refs;
   std::vector<std::shared_ptr<const engine::TableSchema>> schemas;
+  std::set<std::string> seen;
   for (size_t i = 0; i < gets.size(); ++i) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
     if (!schema.ok()) return schema.status();
     if (auto valid = engine::ValidateKey(**schema, gets[i].attributes); !valid.ok()) {
       return CancelOnValidation(gets.size(), i, valid);
+    }
+    if (!seen.insert(engine::ItemKey((*schema)->table_id, **schema, gets[i].attributes)).second) {
+      return ApiError::Validation(
+          "Transaction request cannot include multiple operations on one item");
     }
     schemas.push_back(std::move(schema).value());
     refs.push_back({gets[i].table, gets[i].attributes});
