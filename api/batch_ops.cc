@@ -31,7 +31,8 @@ std::string KeyIdentity(const engine::TableSchema& schema, const Item& item) {
   return engine::ItemKey(schema.table_id, schema, item);
 }
 
-ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request) {
+ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request,
+                                                std::string_view operation) {
   RequestReader r(request);
   const rapidjson::Value* items = r.Object("RequestItems");
   auto consumed = r.String("ReturnConsumedCapacity");
@@ -41,9 +42,8 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (!constraints.empty()) return constraints.ToError();
   if (items->ObjectEmpty()) {
-    constraints.Violation("'{}'", "requestItems",
-                          "Member must have length greater than or equal to 1");
-    return constraints.ToError();
+    return ApiError::Validation("The requestItems parameter is required for " +
+                                std::string(operation));
   }
   for (const auto& table : items->GetObject()) {
     constraints.TableNameOrArn(View(table.name), "requestItems.key");
@@ -118,7 +118,7 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
 }  // namespace
 
 ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& request) {
-  auto items = RequestItems(request);
+  auto items = RequestItems(request, "BatchGetItem");
   if (!items.ok()) return items.take_error();
   auto tables = ReadGets(ctx, **items);
   if (!tables.ok()) return tables.take_error();
@@ -179,7 +179,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
 }
 
 ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& request) {
-  auto items = RequestItems(request);
+  auto items = RequestItems(request, "BatchWriteItem");
   if (!items.ok()) return items.take_error();
   struct Write {
     std::string table;
@@ -193,16 +193,13 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     std::string table(View(member.name));
     if (!member.value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
     size_t count = member.value.Size();
-    if (count == 0) {
-      constraints.Violation("'{" + table + "=[]}'", "requestItems",
+    if (count == 0 || count > kMaxBatchWrites) {
+      // DynamoDB echoes the table's requests in Java's list form; the
+      // requests themselves are elided here.
+      constraints.Violation("'{" + table + (count == 0 ? "=[]}'" : "=[...]}'"), "requestItems",
                             "Map value must satisfy constraint: [Member must have length less "
                             "than or equal to 25, Member must have length greater than or equal "
                             "to 1]");
-      continue;
-    }
-    if (count > kMaxBatchWrites) {
-      constraints.Violation("", "RequestItems." + table + ".member",
-                            "Member must have length less than or equal to 25");
       continue;
     }
     for (const auto& element : member.value.GetArray()) {

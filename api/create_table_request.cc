@@ -25,6 +25,22 @@ struct RawKeyElement {
   std::string key_type;
 };
 
+// A KeySchema as DynamoDB echoes it in constraint messages (Java's form).
+std::string KeySchemaEcho(const rapidjson::Value& json) {
+  std::string echo;
+  for (const auto& element : json.GetArray()) {
+    auto text = [&](const char* member) -> std::string {
+      if (!element.IsObject()) return "null";
+      auto it = element.FindMember(member);
+      return it != element.MemberEnd() && it->value.IsString() ? std::string(View(it->value))
+                                                               : "null";
+    };
+    echo += std::string(echo.empty() ? "" : ", ") + "KeySchemaElement(attributeName=" +
+            text("AttributeName") + ", keyType=" + text("KeyType") + ")";
+  }
+  return "[" + echo + "]";
+}
+
 // Reads a KeySchema array, recording constraint violations under `path`.
 ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json,
                                                     std::string_view path, size_t max,
@@ -35,7 +51,7 @@ ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json
   if (json->Empty()) {
     constraints.Violation("'[]'", path, "Member must have length greater than or equal to 1");
   } else if (json->Size() > max) {
-    constraints.Violation(Quote("[...]"), path,
+    constraints.Violation(Quote(KeySchemaEcho(*json)), path,
                           "Member must have length less than or equal to " + std::to_string(max));
   }
   int i = 0;
@@ -392,6 +408,10 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   auto deletion_protection = r.Bool("DeletionProtectionEnabled");
   if (r.failed()) return r.error();
 
+  if (!table_name) {
+    return ApiError::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
   Constraints constraints;
   constraints.NotNull(defs_json != nullptr, "attributeDefinitions");
   constraints.TableName(table_name);

@@ -129,7 +129,9 @@ void Constraints::TableName(std::optional<std::string_view> name, std::string_vi
 }
 
 void Constraints::TableNameOrArn(std::optional<std::string_view> name, std::string_view path) {
-  if (!name || !name->starts_with("arn:")) return TableName(name, path);
+  // An empty name breaks only the ARN-era length constraint (1-1024), and
+  // DynamoDB reports just that.
+  if (!name || !(name->empty() || name->starts_with("arn:"))) return TableName(name, path);
   Length(*name, path, 1, 1024);
 }
 

@@ -38,7 +38,8 @@ ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& req
   constraints.NotNull(items != nullptr, "transactItems");
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (items && (items->Empty() || items->Size() > kMaxTransactItems)) {
-    constraints.Violation("", "TransactItems",
+    // DynamoDB echoes the members in Java's list form; elided here.
+    constraints.Violation(items->Empty() ? "'[]'" : "'[...]'", "transactItems",
                           items->Empty() ? "Member must have length greater than or equal to 1"
                                          : "Member must have length less than or equal to 100");
   }
