@@ -227,7 +227,8 @@ ApiResult<std::string> DescribeEndpoints(Context& ctx, const rapidjson::Value&) 
     w.StartArray();
     w.StartObject();
     w.Key("Address");
-    WriteString(w, "dynamodb." + ctx.caller.region + ".amazonaws.com");
+    // Never an AWS hostname: clients that honour it would leave for AWS.
+    WriteString(w, ctx.caller.host.empty() ? "localhost" : ctx.caller.host);
     w.Key("CachePeriodInMinutes");
     w.Int(1440);
     w.EndObject();
