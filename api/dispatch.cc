@@ -15,13 +15,16 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 
 // Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 24> kHandlers = {{
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
+    {"DescribeContinuousBackups", DescribeContinuousBackups},
+    {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
+    {"DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestination},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
     {"GetItem", GetItem},
@@ -34,6 +37,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
     {"TransactGetItems", TransactGetItems},
     {"TransactWriteItems", TransactWriteItems},
     {"UntagResource", UntagResource},
+    {"UpdateContinuousBackups", UpdateContinuousBackups},
     {"UpdateItem", UpdateItem},
     {"UpdateTable", UpdateTable},
 }};
