@@ -1,6 +1,7 @@
 #include "api/create_table_request.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "api/json_reader.h"
@@ -303,6 +304,22 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
   return schema;
 }
 
+// Tag keys and values: at most `max_chars` Unicode characters of letters,
+// digits, white space and "+ - = . _ : / @". Every non-ASCII character is
+// taken for a letter (DynamoDB's \p{L}, \p{N} and \p{Z} classes would need
+// Unicode tables).
+bool IsValidTagText(std::string_view text, size_t max_chars) {
+  size_t chars = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+    ++chars;
+    bool allowed = c >= 0x80 || std::isalnum(c) || c == ' ' ||
+                   std::string_view("+-=._:/@").find(static_cast<char>(c)) != std::string_view::npos;
+    if (!allowed) return false;
+  }
+  return chars <= max_chars;
+}
+
 }  // namespace
 
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
@@ -338,15 +355,16 @@ ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapi
     auto key = t.String("Key");
     auto value = t.String("Value");
     if (t.failed()) return t.error();
-    if (!key || key->empty() || key->size() > 128) {
+    if (!key || key->empty() || !IsValidTagText(*key, 128)) {
       return ApiError::Validation("The Tag Key provided is invalid, Key: " +
                                   std::string(key.value_or("")));
     }
     if (key->starts_with("aws:")) {
       return ApiError::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(*key));
     }
-    if (value && value->size() > 256) {
-      return ApiError::Validation("The Tag Value provided is invalid, Value: " + std::string(*value));
+    if (!value || !IsValidTagText(*value, 256)) {
+      return ApiError::Validation("The Tag Value provided is invalid, Value: " +
+                                  std::string(value.value_or("null")));
     }
     for (const auto& [existing, _] : tags) {
       if (existing == *key) {
