@@ -269,6 +269,10 @@ ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::K
     if (!typed.ok()) return typed.take_error();
     request->partition.push_back(term->values[0]);
   }
+  // The partition key size limit holds for reads too.
+  std::vector<const engine::AttributeValue*> partition;
+  for (const auto& value : request->partition) partition.push_back(&value);
+  if (auto sized = engine::CheckKeySizes(partition, {}); !sized.ok()) return sized;
   // Sort attributes left to right: equality on each before the last given.
   std::optional<size_t> last;
   for (size_t i = 0; i < key.range.size(); ++i) {

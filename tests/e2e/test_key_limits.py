@@ -69,6 +69,18 @@ def test_oversized_table_keys_rejected_everywhere(dynamodb, kt, key, message):
     assert dynamodb.scan(TableName=kt, Select="COUNT")["Count"] in (0, 1)  # nothing new stored
 
 
+def test_query_with_oversized_partition_key(dynamodb, kt):
+    with expect_error(VE, exact(HASH_TOO_BIG)):
+        dynamodb.query(TableName=kt, KeyConditionExpression="pk = :k",
+                       ExpressionAttributeValues={":k": {"S": "x" * 2049}})
+    with expect_error(VE, exact(HASH_TOO_BIG)):
+        dynamodb.query(TableName=kt, IndexName="by_g", KeyConditionExpression="g = :k",
+                       ExpressionAttributeValues={":k": {"S": "x" * 2049}})
+    got = dynamodb.query(TableName=kt, KeyConditionExpression="pk = :k",
+                         ExpressionAttributeValues={":k": {"S": "x" * 2048}})
+    assert got["Count"] == 0
+
+
 @pytest.mark.parametrize("extra,message", [
     ({"g": "x" * 2049, "h": "y"}, HASH_TOO_BIG),
     ({"g": "x", "h": "y" * 1025}, RANGE_TOO_BIG),
