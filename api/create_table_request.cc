@@ -185,7 +185,7 @@ void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view
   for (const auto& name : it->value.GetArray()) {
     if (!name.IsString()) return;  // a SerializationException when parsed
     echo += (echo.empty() ? "" : ", ") + std::string(View(name));
-    bad = bad || name.GetStringLength() < 1 || name.GetStringLength() > 255;
+    bad = bad || name.GetStringLength() < 1 || Utf16Length(View(name)) > 255;
   }
   if (!bad) return;
   constraints.Violation(Quote("[" + echo + "]"), std::string(path) + ".projection.nonKeyAttributes",

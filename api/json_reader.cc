@@ -105,14 +105,24 @@ void Constraints::NotNull(bool present, std::string_view path) {
 }
 
 void Constraints::Length(std::string_view value, std::string_view path, size_t min, size_t max) {
-  if (value.size() < min) {
+  size_t length = Utf16Length(value);
+  if (length < min) {
     Violation(Quote(value), path,
               "Member must have length greater than or equal to " + std::to_string(min));
   }
-  if (value.size() > max) {
+  if (length > max) {
     Violation(Quote(value), path,
               "Member must have length less than or equal to " + std::to_string(max));
   }
+}
+
+size_t Utf16Length(std::string_view utf8) {
+  size_t length = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) == 0x80) continue;  // continuation bytes add nothing
+    length += c >= 0xF0 ? 2 : 1;       // four-byte sequences are surrogate pairs
+  }
+  return length;
 }
 
 void Constraints::TableName(std::optional<std::string_view> name, std::string_view path) {

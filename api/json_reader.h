@@ -105,6 +105,9 @@ class Constraints {
 // name inside a table ARN ("arn:aws:dynamodb:<region>:<account>:table/<name>").
 std::string TableNameFromArn(std::string_view name_or_arn);
 
+// The length DynamoDB's constraints measure: UTF-16 code units of UTF-8 text.
+size_t Utf16Length(std::string_view utf8);
+
 // Quotes a value as DynamoDB echoes it: 'text'.
 std::string Quote(std::string_view text);
 

@@ -148,7 +148,12 @@ def test_long_attribute_names(dynamodb, tables):
     assert dynamodb.scan(TableName=name)["Count"] == 1
 
 
-def test_attribute_definition_and_non_key_names_at_most_255(dynamodb, server_url):
+def test_attribute_definition_and_non_key_names_at_most_255(dynamodb, server_url, tables):
+    # 255 characters is fine however many bytes they take.
+    wide = "\u00e9" * 255
+    name = tables(hash_key=(wide, "S"))
+    dynamodb.put_item(TableName=name, Item={wide: {"S": "v"}})
+    assert dynamodb.get_item(TableName=name, Key={wide: {"S": "v"}})["Item"] == {wide: {"S": "v"}}
     long = "a" * 256
     # The length constraint wins over the "not used" consistency check.
     status, body = raw_op(server_url, "CreateTable", {
