@@ -304,11 +304,12 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   });
 }
 
-ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
-  auto items = ReadTransactItems(request);
-  if (!items.ok()) return items.take_error();
+namespace {
+
+// The Get members of TransactGetItems, each its own ItemRequest.
+ApiResult<std::vector<ItemRequest>> ReadGets(const rapidjson::Value& items) {
   std::vector<ItemRequest> gets;
-  for (const auto& element : (*items)->GetArray()) {
+  for (const auto& element : items.GetArray()) {
     if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
     auto it = element.FindMember("Get");
     if (it == element.MemberEnd() || !it->value.IsObject()) {
@@ -320,7 +321,12 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     if (!get.ok()) return get.take_error();
     gets.push_back(std::move(get).value());
   }
-  std::vector<engine::ItemRef> refs;
+  return gets;
+}
+
+// Each get's table schema, once its key is checked; no item may be read twice.
+ApiResult<std::vector<std::shared_ptr<const engine::TableSchema>>> CheckGets(
+    Context& ctx, const std::vector<ItemRequest>& gets) {
   std::vector<std::shared_ptr<const engine::TableSchema>> schemas;
   std::set<std::string> seen;
   for (size_t i = 0; i < gets.size(); ++i) {
@@ -334,8 +340,23 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
           "Transaction request cannot include multiple operations on one item");
     }
     schemas.push_back(std::move(schema).value());
-    refs.push_back({gets[i].table, gets[i].attributes});
   }
+  return schemas;
+}
+
+}  // namespace
+
+ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
+  auto items = ReadTransactItems(request);
+  if (!items.ok()) return items.take_error();
+  auto read = ReadGets(**items);
+  if (!read.ok()) return read.take_error();
+  const std::vector<ItemRequest>& gets = *read;
+  auto checked = CheckGets(ctx, gets);
+  if (!checked.ok()) return checked.take_error();
+  const auto& schemas = *checked;
+  std::vector<engine::ItemRef> refs;
+  for (const ItemRequest& get : gets) refs.push_back({get.table, get.attributes});
   std::vector<bool> conflicts;
   auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
   if (!found.ok()) return found.status();
