@@ -90,30 +90,21 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   auto parsed = ReadItemRequest(request, ItemOp::kUpdate);
   if (!parsed.ok()) return parsed.take_error();
   ConditionCheck check(*parsed);
-  Item new_item;
-  const auto& update = parsed->expressions.update;
-  bool removes_only = update && expr::RemovesOnly(*update);
+  std::optional<Item> new_item;  // none when the update wrote nothing
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
     DDB_RETURN_IF_ERROR(check(current));
-    if (!current && removes_only) {
-      // Nothing to take away from: DynamoDB writes no item, and even a
-      // nested REMOVE succeeds.
-      std::vector<std::string> key_names;
-      for (const auto& [name, _] : parsed->attributes) key_names.push_back(name);
-      DDB_RETURN_IF_ERROR(expr::CheckUpdate(*update, key_names));
-      return engine::Mutation{engine::Mutation::Kind::kNone, {}};
+    auto mutation = UpdateMutation(*parsed, current);
+    if (mutation.ok() && mutation->kind == engine::Mutation::Kind::kPut) {
+      new_item = mutation->new_item;
     }
-    auto updated = UpdatedItem(*parsed, current);
-    if (!updated.ok()) return updated.status();
-    new_item = std::move(updated).value();
-    return engine::Mutation{engine::Mutation::Kind::kPut, new_item};
+    return mutation;
   };
   auto old_item = ctx.db.WriteItem(ctx.caller.ns, parsed->table, parsed->attributes, planner);
   if (!old_item.ok()) return check.Error(old_item.status());
-  bool wrote = old_item->has_value() || !removes_only;
-  return WriteResponse(ctx, *parsed,
-                       UpdateResult(parsed->return_values, *old_item, new_item, parsed->expressions),
-                       Pointer(*old_item), wrote ? &new_item : nullptr);
+  return WriteResponse(
+      ctx, *parsed,
+      UpdateResult(parsed->return_values, *old_item, new_item.value_or(Item{}), parsed->expressions),
+      Pointer(*old_item), Pointer(new_item));
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {

@@ -97,6 +97,19 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
   return item;
 }
 
+engine::Result<engine::Mutation> UpdateMutation(const ItemRequest& request, const Item* current) {
+  const auto& update = request.expressions.update;
+  if (!current && update && expr::RemovesOnly(*update)) {
+    std::vector<std::string> key_names;
+    for (const auto& [name, _] : request.attributes) key_names.push_back(name);
+    DDB_RETURN_IF_ERROR(expr::CheckUpdate(*update, key_names));
+    return engine::Mutation{engine::Mutation::Kind::kNone, {}};
+  }
+  auto updated = UpdatedItem(request, current);
+  if (!updated.ok()) return updated.status();
+  return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
+}
+
 void WriteProjected(JsonWriter& w, const Item& item,
                     const std::optional<expr::Projection>& projection) {
   WriteItem(w, projection ? expr::Project(item, *projection) : item);

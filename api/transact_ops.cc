@@ -99,11 +99,8 @@ engine::Planner PlannerFor(const Action& action, ConditionCheck& check) {
         return engine::Mutation{engine::Mutation::Kind::kPut, action.request.attributes};
       case ItemOp::kDelete:
         return engine::Mutation{engine::Mutation::Kind::kDelete, {}};
-      case ItemOp::kUpdate: {
-        auto updated = UpdatedItem(action.request, current);
-        if (!updated.ok()) return updated.status();
-        return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
-      }
+      case ItemOp::kUpdate:
+        return UpdateMutation(action.request, current);
       default:
         return engine::Mutation{};  // ConditionCheck writes nothing
     }

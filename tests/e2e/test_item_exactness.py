@@ -32,6 +32,15 @@ def test_remove_only_update_on_missing_item_creates_nothing(dynamodb, tbl, kwarg
     assert "Item" not in dynamodb.get_item(TableName=tbl, Key=k)
 
 
+def test_remove_only_update_in_a_transaction_creates_nothing(dynamodb, tbl):
+    k = {"pk": {"S": "missing-in-transaction"}}
+    dynamodb.transact_write_items(TransactItems=[
+        {"Update": {"TableName": tbl, "Key": k, "UpdateExpression": "REMOVE a.b"}},
+        {"Put": {"TableName": tbl, "Item": {"pk": {"S": "put-beside"}}}}])
+    assert "Item" not in dynamodb.get_item(TableName=tbl, Key=k)
+    assert "Item" in dynamodb.get_item(TableName=tbl, Key={"pk": {"S": "put-beside"}})
+
+
 def test_set_still_creates_and_remove_on_existing_item_works(dynamodb, tbl):
     k = {"pk": {"S": "present"}}
     resp = dynamodb.update_item(TableName=tbl, Key=k, UpdateExpression="SET a = :a REMOVE b",
