@@ -182,10 +182,23 @@ ApiResult<AttributeValue> ParseAttributeValue(const rapidjson::Value& json, int 
   return ParseTyped(type, *typed, depth);
 }
 
+std::optional<std::string> CheckAttributeName(std::string_view name) {
+  constexpr size_t kMaxNameBytes = 65535;
+  if (name.empty()) return "Empty attribute name";
+  if (name.size() > kMaxNameBytes) {
+    return "Attribute name exceeds the maximum size limit of " + std::to_string(kMaxNameBytes) +
+           " bytes";
+  }
+  return std::nullopt;
+}
+
 ApiResult<engine::Item> ParseItem(const rapidjson::Value& json) {
   if (!json.IsObject()) return ApiError::Serialization("Unexpected field type");
   engine::Item item;
   for (const auto& member : json.GetObject()) {
+    if (auto problem = CheckAttributeName(View(member.name))) {
+      return ApiError::Validation("One or more parameter values were invalid: " + *problem);
+    }
     auto value = ParseAttributeValue(member.value);
     if (!value.ok()) return value.take_error();
     item.insert_or_assign(std::string(View(member.name)), std::move(value).value());

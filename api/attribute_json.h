@@ -9,6 +9,10 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "api/errors.h"
 #include "api/json_reader.h"
 #include "engine/attribute_value.h"
@@ -20,8 +24,13 @@ namespace ddb::api {
 ApiResult<engine::AttributeValue> ParseAttributeValue(const rapidjson::Value& json,
                                                       int depth = 0);
 
-// Parses a map of attribute name to value (an Item or a Key).
+// Parses a map of attribute name to value (an Item or a Key); every name
+// must pass CheckAttributeName.
 ApiResult<engine::Item> ParseItem(const rapidjson::Value& json);
+
+// What is wrong with a top-level attribute name, or nothing: names are 1 to
+// 65,535 bytes ("Empty attribute name", ...), wherever they come from.
+std::optional<std::string> CheckAttributeName(std::string_view name);
 
 void WriteAttributeValue(JsonWriter& writer, const engine::AttributeValue& value);
 void WriteItem(JsonWriter& writer, const engine::Item& item);

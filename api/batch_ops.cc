@@ -31,7 +31,8 @@ std::string KeyIdentity(const engine::TableSchema& schema, const Item& item) {
   return engine::ItemKey(schema.table_id, schema, item);
 }
 
-ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request) {
+ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request,
+                                                std::string_view operation) {
   RequestReader r(request);
   const rapidjson::Value* items = r.Object("RequestItems");
   auto consumed = r.String("ReturnConsumedCapacity");
@@ -41,12 +42,11 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request)
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (!constraints.empty()) return constraints.ToError();
   if (items->ObjectEmpty()) {
-    constraints.Violation("'{}'", "requestItems",
-                          "Member must have length greater than or equal to 1");
-    return constraints.ToError();
+    return ApiError::Validation("The requestItems parameter is required for " +
+                                std::string(operation));
   }
   for (const auto& table : items->GetObject()) {
-    constraints.TableName(View(table.name), "requestItems.key");
+    constraints.TableNameOrArn(View(table.name), "requestItems.key");
   }
   if (!constraints.empty()) return constraints.ToError();
   return items;
@@ -103,7 +103,7 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
     tables.push_back(std::move(gets));
   }
   for (TableGets& gets : tables) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, gets.table);
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, TableNameFromArn(gets.table));
     if (!schema.ok()) return schema.status();
     gets.schema = std::move(schema).value();
     std::set<std::string> seen;
@@ -118,13 +118,13 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
 }  // namespace
 
 ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& request) {
-  auto items = RequestItems(request);
+  auto items = RequestItems(request, "BatchGetItem");
   if (!items.ok()) return items.take_error();
   auto tables = ReadGets(ctx, **items);
   if (!tables.ok()) return tables.take_error();
   std::vector<engine::ItemRef> refs;
   for (const TableGets& gets : *tables) {
-    for (const Item& key : gets.keys) refs.push_back({gets.table, key});
+    for (const Item& key : gets.keys) refs.push_back({TableNameFromArn(gets.table), key});
   }
   auto found = ctx.db.GetItems(ctx.caller.ns, refs);
   if (!found.ok()) return found.status();
@@ -179,7 +179,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
 }
 
 ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& request) {
-  auto items = RequestItems(request);
+  auto items = RequestItems(request, "BatchWriteItem");
   if (!items.ok()) return items.take_error();
   struct Write {
     std::string table;
@@ -193,16 +193,13 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     std::string table(View(member.name));
     if (!member.value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
     size_t count = member.value.Size();
-    if (count == 0) {
-      constraints.Violation("'{" + table + "=[]}'", "requestItems",
+    if (count == 0 || count > kMaxBatchWrites) {
+      // DynamoDB echoes the table's requests in Java's list form; the
+      // requests themselves are elided here.
+      constraints.Violation("'{" + table + (count == 0 ? "=[]}'" : "=[...]}'"), "requestItems",
                             "Map value must satisfy constraint: [Member must have length less "
                             "than or equal to 25, Member must have length greater than or equal "
                             "to 1]");
-      continue;
-    }
-    if (count > kMaxBatchWrites) {
-      constraints.Violation("", "RequestItems." + table + ".member",
-                            "Member must have length less than or equal to 25");
       continue;
     }
     for (const auto& element : member.value.GetArray()) {
@@ -236,7 +233,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   // Everything is checked before anything is written.
   std::set<std::string> seen;
   for (Write& write : writes) {
-    auto schema = ctx.db.GetSchema(ctx.caller.ns, write.table);
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, TableNameFromArn(write.table));
     if (!schema.ok()) return schema.status();
     write.schema = std::move(schema).value();
     engine::Status valid = write.put ? engine::ValidateItemKey(*write.schema, write.item)
@@ -264,8 +261,9 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
   TableCapacities consumed;
   std::map<std::string, std::vector<const Write*>> unprocessed;
   for (Write& write : writes) {
-    auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, write.table, write.item)
-                              : ctx.db.DeleteItem(ctx.caller.ns, write.table, write.item);
+    std::string table = TableNameFromArn(write.table);  // as given: echoed when unprocessed
+    auto old_item = write.put ? ctx.db.PutItem(ctx.caller.ns, table, write.item)
+                              : ctx.db.DeleteItem(ctx.caller.ns, table, write.item);
     // A write that fails now (it passed validation: the item met a
     // transaction, or the table went away meanwhile) goes back unprocessed,
     // so the client learns exactly which writes did not land.

@@ -14,6 +14,7 @@ namespace ddb::api {
 struct Caller {
   std::string ns;      // engine namespace: "" when all callers share one database
   std::string region;  // from the request's SigV4 credential scope
+  std::string host{};  // the Host the client reached (DescribeEndpoints answers it)
   std::string account_id = "000000000000";
 };
 

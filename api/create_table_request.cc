@@ -1,6 +1,7 @@
 #include "api/create_table_request.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "api/json_reader.h"
@@ -25,6 +26,22 @@ struct RawKeyElement {
   std::string key_type;
 };
 
+// A KeySchema as DynamoDB echoes it in constraint messages (Java's form).
+std::string KeySchemaEcho(const rapidjson::Value& json) {
+  std::string echo;
+  for (const auto& element : json.GetArray()) {
+    auto text = [&](const char* member) -> std::string {
+      if (!element.IsObject()) return "null";
+      auto it = element.FindMember(member);
+      return it != element.MemberEnd() && it->value.IsString() ? std::string(View(it->value))
+                                                               : "null";
+    };
+    echo += std::string(echo.empty() ? "" : ", ") + "KeySchemaElement(attributeName=" +
+            text("AttributeName") + ", keyType=" + text("KeyType") + ")";
+  }
+  return "[" + echo + "]";
+}
+
 // Reads a KeySchema array, recording constraint violations under `path`.
 ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json,
                                                     std::string_view path, size_t max,
@@ -35,7 +52,7 @@ ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json
   if (json->Empty()) {
     constraints.Violation("'[]'", path, "Member must have length greater than or equal to 1");
   } else if (json->Size() > max) {
-    constraints.Violation(Quote("[...]"), path,
+    constraints.Violation(Quote(KeySchemaEcho(*json)), path,
                           "Member must have length less than or equal to " + std::to_string(max));
   }
   int i = 0;
@@ -55,10 +72,44 @@ ApiResult<std::vector<RawKeyElement>> ReadKeySchema(const rapidjson::Value* json
   return elements;
 }
 
+// A multi-attribute (GSI) key: at most four HASH and four RANGE attributes,
+// every HASH first, no attribute twice.
+ApiResult<bool> CheckMultiAttributeShape(const std::vector<RawKeyElement>& raw) {
+  constexpr size_t kMaxPerKind = 4;
+  size_t hashes = 0, ranges = 0;
+  bool range_seen = false, hash_after_range = false;
+  for (const auto& element : raw) {
+    bool hash = element.key_type == "HASH";
+    (hash ? hashes : ranges) += 1;
+    hash_after_range = hash_after_range || (hash && range_seen);
+    range_seen = range_seen || !hash;
+  }
+  for (auto [count, kind] : {std::pair{hashes, "HASH"}, std::pair{ranges, "RANGE"}}) {
+    if (count > kMaxPerKind) {
+      return Invalid(std::string("The KeySchema exceeds the maximum allowed number of ") + kind +
+                     " key attributes");
+    }
+  }
+  if (hash_after_range) {
+    return Invalid("All HASH key attributes must precede RANGE key attributes in the KeySchema");
+  }
+  std::set<std::string_view> names;
+  for (const auto& element : raw) {
+    if (!names.insert(element.name).second) {
+      return ApiError::Validation("The KeySchema contains multiple key attributes with the same name");
+    }
+  }
+  return true;
+}
+
 // Resolves raw key elements against the attribute definitions.
 ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& raw,
                                               const std::vector<KeyElement>& definitions,
                                               bool allow_multi) {
+  if (allow_multi) {
+    auto shape = CheckMultiAttributeShape(raw);
+    if (!shape.ok()) return shape.take_error();
+  }
   engine::KeySchema key;
   for (size_t i = 0; i < raw.size(); ++i) {
     const RawKeyElement& element = raw[i];
@@ -69,15 +120,14 @@ ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& 
       if (i == 1 && element.key_type != "RANGE") {
         return ApiError::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
       }
-      if (i == 1 && element.name == raw[0].name) {
-        return ApiError::Validation(
-            "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      if (i == 1 && element.name == raw[0].name) {  // DynamoDB's text for [pk HASH, pk RANGE]
+        return ApiError::Validation("Invalid KeySchema: Some index key attribute have no definition");
       }
     }
     auto def = std::find_if(definitions.begin(), definitions.end(),
                             [&](const KeyElement& d) { return d.name == element.name; });
     if (def == definitions.end()) {
-      if (allow_multi || definitions.empty()) {
+      if (definitions.empty()) {
         return ApiError::Validation("Invalid KeySchema: Some index key attribute have no definition");
       }
       std::string keys, defs;
@@ -115,9 +165,32 @@ ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
   projection.type = engine::ProjectionType::kInclude;
   for (const auto& name : non_key->GetArray()) {
     if (!name.IsString()) return WrongType(name, "String");
-    projection.non_key_attributes.emplace_back(View(name));
+    auto& names = projection.non_key_attributes;
+    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
+      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
+    }
+    names.emplace_back(View(name));
   }
   return projection;
+}
+
+// Each NonKeyAttributes name is 1-255 characters, a member constraint
+// DynamoDB checks before the schema's consistency.
+void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view path,
+                            Constraints& constraints) {
+  auto it = projection.FindMember("NonKeyAttributes");
+  if (it == projection.MemberEnd() || !it->value.IsArray()) return;
+  std::string echo;
+  bool bad = false;
+  for (const auto& name : it->value.GetArray()) {
+    if (!name.IsString()) return;  // a SerializationException when parsed
+    echo += (echo.empty() ? "" : ", ") + std::string(View(name));
+    bad = bad || name.GetStringLength() < 1 || Utf16Length(View(name)) > 255;
+  }
+  if (!bad) return;
+  constraints.Violation(Quote("[" + echo + "]"), std::string(path) + ".projection.nonKeyAttributes",
+                        "Member must satisfy constraint: [Member must have length less than or "
+                        "equal to 255, Member must have length greater than or equal to 1]");
 }
 
 ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
@@ -135,6 +208,7 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   auto raw = ReadKeySchema(key_json, std::string(path) + ".keySchema", is_local ? 2 : 8, constraints);
   if (!raw.ok()) return raw.take_error();
   constraints.NotNull(projection_json != nullptr, std::string(path) + ".projection");
+  if (projection_json) CheckNonKeyNameLengths(*projection_json, path, constraints);
   if (!constraints.empty()) return engine::IndexSchema{};  // reported by the caller
 
   engine::IndexSchema index;
@@ -230,6 +304,22 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
   return schema;
 }
 
+// Tag keys and values: at most `max_chars` Unicode characters of letters,
+// digits, white space and "+ - = . _ : / @". Every non-ASCII character is
+// taken for a letter (DynamoDB's \p{L}, \p{N} and \p{Z} classes would need
+// Unicode tables).
+bool IsValidTagText(std::string_view text, size_t max_chars) {
+  size_t chars = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+    ++chars;
+    bool allowed = c >= 0x80 || std::isalnum(c) || c == ' ' ||
+                   std::string_view("+-=._:/@").find(static_cast<char>(c)) != std::string_view::npos;
+    if (!allowed) return false;
+  }
+  return chars <= max_chars;
+}
+
 }  // namespace
 
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
@@ -265,15 +355,16 @@ ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapi
     auto key = t.String("Key");
     auto value = t.String("Value");
     if (t.failed()) return t.error();
-    if (!key || key->empty() || key->size() > 128) {
+    if (!key || key->empty() || !IsValidTagText(*key, 128)) {
       return ApiError::Validation("The Tag Key provided is invalid, Key: " +
                                   std::string(key.value_or("")));
     }
     if (key->starts_with("aws:")) {
       return ApiError::Validation("Tag Key cannot be prefixed with aws:, Key: " + std::string(*key));
     }
-    if (value && value->size() > 256) {
-      return ApiError::Validation("The Tag Value provided is invalid, Value: " + std::string(*value));
+    if (!value || !IsValidTagText(*value, 256)) {
+      return ApiError::Validation("The Tag Value provided is invalid, Value: " +
+                                  std::string(value.value_or("null")));
     }
     for (const auto& [existing, _] : tags) {
       if (existing == *key) {
@@ -302,6 +393,7 @@ ApiResult<std::vector<engine::KeyElement>> ReadAttributeDefinitions(const rapidj
     if (d.failed()) return d.error();
     constraints.NotNull(name.has_value(), member + "attributeName");
     constraints.NotNull(type.has_value(), member + "attributeType");
+    if (name) constraints.Length(*name, member + "attributeName", 1, 255);
     constraints.Enum(type, member + "attributeType", {"B", "N", "S"});
     if (name && type) definitions.push_back({std::string(*name), ToScalarType(*type)});
   }
@@ -350,6 +442,10 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   auto deletion_protection = r.Bool("DeletionProtectionEnabled");
   if (r.failed()) return r.error();
 
+  if (!table_name) {
+    return ApiError::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
   Constraints constraints;
   constraints.NotNull(defs_json != nullptr, "attributeDefinitions");
   constraints.TableName(table_name);
@@ -368,7 +464,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   for (size_t i = 0; i < schema.attribute_definitions.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (schema.attribute_definitions[i].name == schema.attribute_definitions[j].name) {
-        return ApiError::Validation("Cannot have two attributes with the same name");
+        return ApiError::Validation("Attribute Name is duplicated: " +
+                                    schema.attribute_definitions[i].name);
       }
     }
   }

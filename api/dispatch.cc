@@ -16,13 +16,16 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 22> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 26> kHandlers = {{
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
+    {"DescribeContinuousBackups", DescribeContinuousBackups},
+    {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
+    {"DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestination},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
     {"DescribeTimeToLive", DescribeTimeToLive},
@@ -36,6 +39,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 22> kHandlers = {{
     {"TransactGetItems", TransactGetItems},
     {"TransactWriteItems", TransactWriteItems},
     {"UntagResource", UntagResource},
+    {"UpdateContinuousBackups", UpdateContinuousBackups},
     {"UpdateItem", UpdateItem},
     {"UpdateTable", UpdateTable},
     {"UpdateTimeToLive", UpdateTimeToLive},

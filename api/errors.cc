@@ -42,6 +42,9 @@ ApiError ApiError::ResourceNotFound(std::string message) {
 ApiError ApiError::ResourceInUse(std::string message) {
   return Make(kDynamoDb, "ResourceInUseException", std::move(message));
 }
+ApiError ApiError::TableNotFound(std::string message) {
+  return Make(kDynamoDb, "TableNotFoundException", std::move(message));
+}
 ApiError ApiError::ConditionalCheckFailed(std::string message) {
   return Make(kDynamoDb, "ConditionalCheckFailedException", std::move(message));
 }

@@ -44,6 +44,8 @@ struct ApiError {
   static ApiError MissingAuthenticationToken();
   static ApiError ResourceNotFound(std::string message);
   static ApiError ResourceInUse(std::string message);
+  // The backup operations' own "Table not found: <name>".
+  static ApiError TableNotFound(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError TransactionConflict(std::string message);
   // "Transaction cancelled, please refer cancellation reasons for specific

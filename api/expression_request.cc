@@ -99,8 +99,12 @@ ApiResult<Map> ReadPlaceholders(const rapidjson::Value& json, std::string_view m
 ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
   return ReadPlaceholders<expr::AttributeNames>(
       json, "ExpressionAttributeNames", '#',
-      [](std::string_view, const rapidjson::Value& value) -> ApiResult<std::string> {
+      [](std::string_view key, const rapidjson::Value& value) -> ApiResult<std::string> {
         if (!value.IsString()) return WrongType(value, "String");
+        if (auto problem = CheckAttributeName(View(value))) {
+          return ApiError::Validation("ExpressionAttributeNames contains invalid value: " +
+                                      *problem + " for key " + std::string(key));
+        }
         return std::string(View(value));
       });
 }

@@ -5,6 +5,7 @@
 
 #include "api/create_table_request.h"
 #include "api/json_reader.h"
+#include "engine/key_validation.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::api {
@@ -62,6 +63,12 @@ ApiResult<std::vector<Action>> ReadActions(const rapidjson::Value& updates) {
   return actions;
 }
 
+// An attribute definition as DynamoDB echoes it in messages.
+std::string DefinitionEcho(const engine::KeyElement& definition) {
+  return "AttributeDefinition(attributeName=" + definition.name +
+         ", attributeType=" + std::string(engine::ScalarTypeName(definition.type)) + ")";
+}
+
 // Keeps only the definitions some key uses: DynamoDB forgets a deleted
 // index's attributes.
 void PruneDefinitions(engine::TableSchema& schema) {
@@ -105,7 +112,14 @@ ApiResult<std::vector<std::string>> ApplyIndexUpdates(const IndexUpdates& reques
       auto& defs = schema.attribute_definitions;
       auto same = std::find_if(defs.begin(), defs.end(),
                                [&](const auto& d) { return d.name == definition.name; });
-      if (same == defs.end()) defs.push_back(definition);
+      if (same == defs.end()) {
+        defs.push_back(definition);
+      } else if (same->type != definition.type) {
+        return Invalid(
+            "Attributes cannot be redefined. Please check that your attribute has the same type "
+            "as previously defined. Existing schema: " + DefinitionEcho(*same) +
+            " New schema: " + DefinitionEcho(definition));
+      }
     }
   }
   std::vector<std::string> created;
@@ -116,6 +130,9 @@ ApiResult<std::vector<std::string>> ApplyIndexUpdates(const IndexUpdates& reques
     if (action.kind == "Create") {
       if (engine::FindIndex(schema, action.index_name) != nullptr) {
         return ApiError::Validation("Attempting to create an index which already exists");
+      }
+      if (!request.definitions) {
+        return Invalid("AttributeDefinitions is not specified for index: " + action.index_name);
       }
       if (indexes.size() >= 20) {
         return ApiError::LimitExceeded(

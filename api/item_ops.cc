@@ -90,19 +90,21 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   auto parsed = ReadItemRequest(request, ItemOp::kUpdate);
   if (!parsed.ok()) return parsed.take_error();
   ConditionCheck check(*parsed);
-  Item new_item;
+  std::optional<Item> new_item;  // none when the update wrote nothing
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
     DDB_RETURN_IF_ERROR(check(current));
-    auto updated = UpdatedItem(*parsed, current);
-    if (!updated.ok()) return updated.status();
-    new_item = std::move(updated).value();
-    return engine::Mutation{engine::Mutation::Kind::kPut, new_item};
+    auto mutation = UpdateMutation(*parsed, current);
+    if (mutation.ok() && mutation->kind == engine::Mutation::Kind::kPut) {
+      new_item = mutation->new_item;
+    }
+    return mutation;
   };
   auto old_item = ctx.db.WriteItem(ctx.caller.ns, parsed->table, parsed->attributes, planner);
   if (!old_item.ok()) return check.Error(old_item.status());
-  return WriteResponse(ctx, *parsed,
-                       UpdateResult(parsed->return_values, *old_item, new_item, parsed->expressions),
-                       Pointer(*old_item), &new_item);
+  return WriteResponse(
+      ctx, *parsed,
+      UpdateResult(parsed->return_values, *old_item, new_item.value_or(Item{}), parsed->expressions),
+      Pointer(*old_item), Pointer(new_item));
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {

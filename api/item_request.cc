@@ -36,7 +36,7 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   if (r.failed()) return r.error();
 
   Constraints constraints;
-  constraints.TableName(table);
+  constraints.TableNameOrArn(table);
   if (writes) {
     constraints.Enum(return_values, "returnValues",
                      {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
@@ -48,7 +48,7 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   if (!constraints.empty()) return constraints.ToError();
 
   ItemRequest parsed;
-  parsed.table = std::string(*table);
+  parsed.table = TableNameFromArn(*table);
   if (writes && return_values) parsed.return_values = *return_values;
   if (consumed) parsed.return_consumed_capacity = *consumed;
   parsed.consistent = consistent.value_or(false);
@@ -95,6 +95,19 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
     return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
   }
   return item;
+}
+
+engine::Result<engine::Mutation> UpdateMutation(const ItemRequest& request, const Item* current) {
+  const auto& update = request.expressions.update;
+  if (!current && update && expr::RemovesOnly(*update)) {
+    std::vector<std::string> key_names;
+    for (const auto& [name, _] : request.attributes) key_names.push_back(name);
+    DDB_RETURN_IF_ERROR(expr::CheckUpdate(*update, key_names));
+    return engine::Mutation{engine::Mutation::Kind::kNone, {}};
+  }
+  auto updated = UpdatedItem(request, current);
+  if (!updated.ok()) return updated.status();
+  return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
 }
 
 void WriteProjected(JsonWriter& w, const Item& item,

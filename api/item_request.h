@@ -70,4 +70,11 @@ void WriteProjected(JsonWriter& w, const engine::Item& item,
 // against the limits an update must respect.
 engine::Result<engine::Item> UpdatedItem(const ItemRequest& request, const engine::Item* current);
 
+// The write an update makes to `current` (nullptr: absent): the updated
+// item, or none when the update only removes (REMOVE, DELETE from a set) and
+// there is no item — DynamoDB then creates nothing, and even a nested REMOVE
+// succeeds.
+engine::Result<engine::Mutation> UpdateMutation(const ItemRequest& request,
+                                                const engine::Item* current);
+
 }  // namespace ddb::api

@@ -105,14 +105,24 @@ void Constraints::NotNull(bool present, std::string_view path) {
 }
 
 void Constraints::Length(std::string_view value, std::string_view path, size_t min, size_t max) {
-  if (value.size() < min) {
+  size_t length = Utf16Length(value);
+  if (length < min) {
     Violation(Quote(value), path,
               "Member must have length greater than or equal to " + std::to_string(min));
   }
-  if (value.size() > max) {
+  if (length > max) {
     Violation(Quote(value), path,
               "Member must have length less than or equal to " + std::to_string(max));
   }
+}
+
+size_t Utf16Length(std::string_view utf8) {
+  size_t length = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) == 0x80) continue;  // continuation bytes add nothing
+    length += c >= 0xF0 ? 2 : 1;       // four-byte sequences are surrogate pairs
+  }
+  return length;
 }
 
 void Constraints::TableName(std::optional<std::string_view> name, std::string_view path) {
@@ -126,6 +136,21 @@ void Constraints::TableName(std::optional<std::string_view> name, std::string_vi
               "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
   }
   Length(*name, path, 3, 255);
+}
+
+void Constraints::TableNameOrArn(std::optional<std::string_view> name, std::string_view path) {
+  // An empty name breaks only the ARN-era length constraint (1-1024), and
+  // DynamoDB reports just that.
+  if (!name || !(name->empty() || name->starts_with("arn:"))) return TableName(name, path);
+  Length(*name, path, 1, 1024);
+}
+
+std::string TableNameFromArn(std::string_view name_or_arn) {
+  constexpr std::string_view kTablePart = ":table/";
+  if (!name_or_arn.starts_with("arn:")) return std::string(name_or_arn);
+  size_t at = name_or_arn.find(kTablePart);
+  if (at == std::string_view::npos) return std::string(name_or_arn);  // designates no table
+  return std::string(name_or_arn.substr(at + kTablePart.size()));
 }
 
 void Constraints::Enum(std::optional<std::string_view> value, std::string_view path,

@@ -86,6 +86,8 @@ class Constraints {
   void NotNull(bool present, std::string_view path);
   void Length(std::string_view value, std::string_view path, size_t min, size_t max);
   void TableName(std::optional<std::string_view> name, std::string_view path = "tableName");
+  // Data-plane operations also take the table's ARN (1-1024 characters).
+  void TableNameOrArn(std::optional<std::string_view> name, std::string_view path = "tableName");
   void Enum(std::optional<std::string_view> value, std::string_view path,
             std::initializer_list<std::string_view> allowed);
   void Range(std::optional<int64_t> value, std::string_view path, int64_t min, int64_t max);
@@ -98,6 +100,13 @@ class Constraints {
  private:
   std::vector<std::string> violations_;
 };
+
+// The table a data-plane TableName designates: the name itself, or the
+// name inside a table ARN ("arn:aws:dynamodb:<region>:<account>:table/<name>").
+std::string TableNameFromArn(std::string_view name_or_arn);
+
+// The length DynamoDB's constraints measure: UTF-16 code units of UTF-8 text.
+size_t Utf16Length(std::string_view utf8);
 
 // Quotes a value as DynamoDB echoes it: 'text'.
 std::string Quote(std::string_view text);

@@ -189,6 +189,18 @@ ApiError MissedElement(const std::string& name) {
   return ApiError::Validation("Query condition missed key schema element: " + name);
 }
 
+ApiError HashNeedsEquality(const std::string& name) {
+  return ApiError::Validation("HASH key attributes " + name +
+                              " must have equality conditions specified in the query");
+}
+
+// `name` lacks the equality that a condition on the later `later` requires.
+ApiError RangeNeedsEquality(const std::string& name, const std::string& later) {
+  return ApiError::Validation("RANGE key attributes " + name +
+                              " must have equality conditions specified in the query because a "
+                              "condition is present on key attribute " + later);
+}
+
 ApiError NotSupported() { return ApiError::Validation("Query key condition not supported"); }
 
 ApiResult<bool> CheckTypes(const KeyTerm& term, const engine::KeyElement& element) {
@@ -245,34 +257,36 @@ ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::K
     return ApiError::Validation("Conditions can be of length 1 or 2 only");
   }
   if (terms.size() > key_size) return NotSupported();
+  // Multi-attribute keys answer in DynamoDB's "equality" family of texts;
+  // single-attribute keys keep the long-standing ones.
+  bool multi = key.hash.size() > 1 || key.range.size() > 1;
   for (const auto& element : key.hash) {
     const KeyTerm* term = TermFor(terms, element.name);
+    if (multi && (term == nullptr || term->op != Op::kEq)) return HashNeedsEquality(element.name);
     if (term == nullptr) return MissedElement(element.name);
     if (term->op != Op::kEq) return NotSupported();
     auto typed = CheckTypes(*term, element);
     if (!typed.ok()) return typed.take_error();
     request->partition.push_back(term->values[0]);
   }
-  // Sort attributes left to right: equality on each but the last given.
-  size_t used = key.hash.size();
-  bool ended = false;
-  for (const auto& element : key.range) {
-    const KeyTerm* term = TermFor(terms, element.name);
-    if (term == nullptr) {
-      ended = true;
-      continue;
+  // The partition key size limit holds for reads too.
+  std::vector<const engine::AttributeValue*> partition;
+  for (const auto& value : request->partition) partition.push_back(&value);
+  if (auto sized = engine::CheckKeySizes(partition, {}); !sized.ok()) return sized;
+  // Sort attributes left to right: equality on each before the last given.
+  std::optional<size_t> last;
+  for (size_t i = 0; i < key.range.size(); ++i) {
+    if (TermFor(terms, key.range[i].name)) last = i;
+  }
+  size_t used = key.hash.size() + (last ? *last + 1 : 0);
+  for (size_t i = 0; last && i <= *last; ++i) {
+    const KeyTerm* term = TermFor(terms, key.range[i].name);
+    if (i < *last && (term == nullptr || term->op != Op::kEq)) {
+      return RangeNeedsEquality(key.range[i].name, key.range[*last].name);
     }
-    if (ended) {  // a later sort attribute after a gap
-      for (const auto& missed : key.range) {
-        if (!TermFor(terms, missed.name)) return MissedElement(missed.name);
-      }
-    }
-    if (request->sort.op != Op::kNone) return NotSupported();  // a range before it
-    auto typed = CheckTypes(*term, element);
+    auto typed = CheckTypes(*term, key.range[i]);
     if (!typed.ok()) return typed.take_error();
-    ++used;
-    if (term->op == Op::kEq && &element != &key.range.back() &&
-        TermFor(terms, (&element + 1)->name)) {
+    if (i < *last) {
       request->sort.equal.push_back(term->values[0]);
       continue;
     }

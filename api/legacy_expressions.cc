@@ -107,8 +107,13 @@ expr::Condition OperatorCondition(std::string_view op, std::string_view name,
   if (op == "BEGINS_WITH") return Function("begins_with", name, std::move(values));
   expr::Condition condition;
   if (op == "NOT_CONTAINS") {
-    condition.kind = expr::Condition::Kind::kNot;
-    condition.children.push_back(Function("contains", name, std::move(values)));
+    // Like CONTAINS, NOT_CONTAINS is false on an absent attribute.
+    expr::Condition negated;
+    negated.kind = expr::Condition::Kind::kNot;
+    negated.children.push_back(Function("contains", name, std::move(values)));
+    condition.kind = expr::Condition::Kind::kAnd;
+    condition.children.push_back(Function("attribute_exists", name, {}));
+    condition.children.push_back(std::move(negated));
     return condition;
   }
   condition.kind = op == "IN" ? expr::Condition::Kind::kIn : expr::Condition::Kind::kBetween;
@@ -211,6 +216,7 @@ bool IsSet(AttributeType t) {
 ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
                                               const rapidjson::Value& entry) {
   if (!entry.IsObject()) return WrongType(entry, "AttributeValueUpdate");
+  if (auto problem = CheckAttributeName(name)) return Invalid(*problem);
   RequestReader r(entry);
   const rapidjson::Value* value_json = r.Object("Value");
   auto action = r.String("Action");
@@ -319,6 +325,7 @@ ApiResult<expr::Projection> AttributesToGetToProjection(const rapidjson::Value& 
   std::set<std::string_view> seen;
   for (const auto& name : names.GetArray()) {
     if (!name.IsString()) return WrongType(name, "String");
+    if (auto problem = CheckAttributeName(View(name))) return Invalid(*problem);
     if (!seen.insert(View(name)).second) {
       return Invalid("Duplicate value in attribute name: " + std::string(View(name)));
     }

@@ -25,6 +25,12 @@ ApiResult<std::string> ListTables(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeLimits(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeEndpoints(Context&, const rapidjson::Value&);
 
+// backup_ops.cc
+ApiResult<std::string> DescribeContinuousBackups(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateContinuousBackups(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeKinesisStreamingDestination(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeContributorInsights(Context&, const rapidjson::Value&);
+
 // tag_ops.cc
 ApiResult<std::string> TagResource(Context&, const rapidjson::Value&);
 ApiResult<std::string> UntagResource(Context&, const rapidjson::Value&);

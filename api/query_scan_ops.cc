@@ -52,11 +52,16 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   if (r.failed()) return r.error();
 
   Constraints constraints;
-  constraints.TableName(table);
+  constraints.TableNameOrArn(table);
   if (index) constraints.TableName(index, "indexName");
   constraints.Enum(select, "select",
                    {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});
-  constraints.Range(limit, "limit", 1, INT32_MAX);
+  if (op == ReadOp::kQuery && limit && *limit < 1) {
+    // Query answers in DynamoDB's newer form, without the value.
+    constraints.Violation("", "Limit", "Member must have value greater than or equal to 1");
+  } else {
+    constraints.Range(limit, "limit", 1, INT32_MAX);
+  }
   constraints.Range(segment, "segment", 0, 999999);
   constraints.Range(total, "totalSegments", 1, 1000000);
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
@@ -79,7 +84,7 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   }
 
   ReadRequest parsed;
-  parsed.table = std::string(*table);
+  parsed.table = TableNameFromArn(*table);
   parsed.index_name = std::string(index.value_or(""));
   parsed.select = select;
   parsed.consistent = consistent.value_or(false);
@@ -330,6 +335,14 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
   auto applied = ApplyKeyTerms(*terms, key, &query);
   if (!applied.ok()) return applied.take_error();
+  // A table without a sort key holds one item per partition: nothing to
+  // restart, so no start key is taken and none is handed out.
+  bool single_row = !target->index && !target->schema->range_key();
+  if (parsed->exclusive_start_key && single_row) {
+    return ApiError::Validation(
+        "The provided exclusive start key is invalid: The query can return at most one row and "
+        "cannot be restarted");
+  }
   if (parsed->exclusive_start_key) {
     auto in_range =
         CheckStartKeyInRange(*parsed->exclusive_start_key, key, query, target->index == nullptr);
@@ -345,6 +358,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   query.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Query(ctx.caller.ns, parsed->table, query);
   if (!page.ok()) return page.status();
+  if (single_row) page->last_evaluated_key.reset();
   return RenderPage(*page, *parsed, *select, *target);
 }
 

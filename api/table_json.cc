@@ -14,6 +14,19 @@ void WriteSeconds(JsonWriter& w, int64_t millis) {
   }
 }
 
+void WriteAttributeDefinitions(JsonWriter& w, const std::vector<engine::KeyElement>& definitions) {
+  w.StartArray();
+  for (const auto& def : definitions) {
+    w.StartObject();
+    w.Key("AttributeName");
+    WriteString(w, def.name);
+    w.Key("AttributeType");
+    WriteString(w, engine::ScalarTypeName(def.type));
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
   w.StartObject();
   if (t.last_increase_millis) {
@@ -104,26 +117,26 @@ void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
 void WriteTableDescription(JsonWriter& w, const Context& ctx,
                            const engine::TableDescription& description) {
   const engine::TableSchema& s = description.schema;
+  // A table being deleted is described without its schema, as DynamoDB's
+  // DeleteTable answers.
+  bool deleting = s.status == "DELETING";
   w.StartObject();
-  w.Key("AttributeDefinitions");
-  w.StartArray();
-  for (const auto& def : s.attribute_definitions) {
-    w.StartObject();
-    w.Key("AttributeName");
-    WriteString(w, def.name);
-    w.Key("AttributeType");
-    WriteString(w, engine::ScalarTypeName(def.type));
-    w.EndObject();
+  if (!deleting) {
+    w.Key("AttributeDefinitions");
+    WriteAttributeDefinitions(w, s.attribute_definitions);
   }
-  w.EndArray();
   w.Key("TableName");
   WriteString(w, s.name);
-  w.Key("KeySchema");
-  WriteKeySchema(w, s.key);
+  if (!deleting) {
+    w.Key("KeySchema");
+    WriteKeySchema(w, s.key);
+  }
   w.Key("TableStatus");
   WriteString(w, s.status);
-  w.Key("CreationDateTime");
-  WriteSeconds(w, s.creation_millis);
+  if (!deleting) {
+    w.Key("CreationDateTime");
+    WriteSeconds(w, s.creation_millis);
+  }
   w.Key("ProvisionedThroughput");
   WriteThroughput(w, s.throughput);
   w.Key("TableSizeBytes");
@@ -144,11 +157,11 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     WriteSeconds(w, s.pay_per_request_since_millis);
     w.EndObject();
   }
-  if (!s.local_indexes.empty()) {
+  if (!s.local_indexes.empty() && !deleting) {
     w.Key("LocalSecondaryIndexes");
     WriteIndexes(w, ctx, description, s.local_indexes);
   }
-  if (!s.global_indexes.empty()) {
+  if (!s.global_indexes.empty() && !deleting) {
     w.Key("GlobalSecondaryIndexes");
     WriteIndexes(w, ctx, description, s.global_indexes);
   }

@@ -142,6 +142,7 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   const rapidjson::Value* definitions = r.Array("AttributeDefinitions");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   if (r.failed()) return r.error();
+  if (gsi_updates && gsi_updates->Empty()) gsi_updates = nullptr;  // DynamoDB: no update at all
   Constraints constraints;
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();
@@ -260,7 +261,8 @@ ApiResult<std::string> DescribeEndpoints(Context& ctx, const rapidjson::Value&) 
     w.StartArray();
     w.StartObject();
     w.Key("Address");
-    WriteString(w, "dynamodb." + ctx.caller.region + ".amazonaws.com");
+    // Never an AWS hostname: clients that honour it would leave for AWS.
+    WriteString(w, ctx.caller.host.empty() ? "localhost" : ctx.caller.host);
     w.Key("CachePeriodInMinutes");
     w.Int(1440);
     w.EndObject();

@@ -14,7 +14,12 @@ ApiResult<std::string> TableFromArn(std::optional<std::string_view> arn) {
   if (!arn) return ApiError::Validation("Invalid TableArn");
   constexpr std::string_view kMarker = ":table/";
   size_t pos = arn->find(kMarker);
-  if (!arn->starts_with("arn:") || pos == std::string_view::npos) {
+  if (!arn->starts_with("arn:")) {
+    return ApiError::Validation(
+        "One or more parameter values were invalid: ARNs must start with 'arn:': " +
+        std::string(*arn));
+  }
+  if (pos == std::string_view::npos) {
     return ApiError::Validation("Invalid TableArn: Invalid ResourceArn provided as input " +
                                 std::string(*arn));
   }

@@ -38,7 +38,8 @@ ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& req
   constraints.NotNull(items != nullptr, "transactItems");
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (items && (items->Empty() || items->Size() > kMaxTransactItems)) {
-    constraints.Violation("", "TransactItems",
+    // DynamoDB echoes the members in Java's list form; elided here.
+    constraints.Violation(items->Empty() ? "'[]'" : "'[...]'", "transactItems",
                           items->Empty() ? "Member must have length greater than or equal to 1"
                                          : "Member must have length less than or equal to 100");
   }
@@ -98,11 +99,8 @@ engine::Planner PlannerFor(const Action& action, ConditionCheck& check) {
         return engine::Mutation{engine::Mutation::Kind::kPut, action.request.attributes};
       case ItemOp::kDelete:
         return engine::Mutation{engine::Mutation::Kind::kDelete, {}};
-      case ItemOp::kUpdate: {
-        auto updated = UpdatedItem(action.request, current);
-        if (!updated.ok()) return updated.status();
-        return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
-      }
+      case ItemOp::kUpdate:
+        return UpdateMutation(action.request, current);
       default:
         return engine::Mutation{};  // ConditionCheck writes nothing
     }
@@ -303,11 +301,12 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   });
 }
 
-ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
-  auto items = ReadTransactItems(request);
-  if (!items.ok()) return items.take_error();
+namespace {
+
+// The Get members of TransactGetItems, each its own ItemRequest.
+ApiResult<std::vector<ItemRequest>> ReadGets(const rapidjson::Value& items) {
   std::vector<ItemRequest> gets;
-  for (const auto& element : (*items)->GetArray()) {
+  for (const auto& element : items.GetArray()) {
     if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
     auto it = element.FindMember("Get");
     if (it == element.MemberEnd() || !it->value.IsObject()) {
@@ -319,17 +318,42 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     if (!get.ok()) return get.take_error();
     gets.push_back(std::move(get).value());
   }
-  std::vector<engine::ItemRef> refs;
+  return gets;
+}
+
+// Each get's table schema, once its key is checked; no item may be read twice.
+ApiResult<std::vector<std::shared_ptr<const engine::TableSchema>>> CheckGets(
+    Context& ctx, const std::vector<ItemRequest>& gets) {
   std::vector<std::shared_ptr<const engine::TableSchema>> schemas;
+  std::set<std::string> seen;
   for (size_t i = 0; i < gets.size(); ++i) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, gets[i].table);
     if (!schema.ok()) return schema.status();
     if (auto valid = engine::ValidateKey(**schema, gets[i].attributes); !valid.ok()) {
       return CancelOnValidation(gets.size(), i, valid);
     }
+    if (!seen.insert(engine::ItemKey((*schema)->table_id, **schema, gets[i].attributes)).second) {
+      return ApiError::Validation(
+          "Transaction request cannot include multiple operations on one item");
+    }
     schemas.push_back(std::move(schema).value());
-    refs.push_back({gets[i].table, gets[i].attributes});
   }
+  return schemas;
+}
+
+}  // namespace
+
+ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
+  auto items = ReadTransactItems(request);
+  if (!items.ok()) return items.take_error();
+  auto read = ReadGets(**items);
+  if (!read.ok()) return read.take_error();
+  const std::vector<ItemRequest>& gets = *read;
+  auto checked = CheckGets(ctx, gets);
+  if (!checked.ok()) return checked.take_error();
+  const auto& schemas = *checked;
+  std::vector<engine::ItemRef> refs;
+  for (const ItemRequest& get : gets) refs.push_back({get.table, get.attributes});
   std::vector<bool> conflicts;
   auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
   if (!found.ok()) return found.status();

@@ -73,6 +73,14 @@ struct SseDescription {
   std::string kms_key_arn;
 };
 
+// Point-in-time recovery, as UpdateContinuousBackups sets it. Described
+// only: nothing is restored.
+struct PointInTimeRecovery {
+  bool enabled = false;
+  int64_t enabled_since_millis = 0;  // EarliestRestorableDateTime
+  int64_t recovery_period_days = 35;
+};
+
 struct TableSchema {
   // Identity, set by the Database on creation.
   uint64_t table_id = 0;
@@ -95,6 +103,7 @@ struct TableSchema {
   bool deletion_protection = false;
   std::string status = "ACTIVE";  // TableStatus
   std::string ttl_attribute;      // empty: TTL disabled
+  PointInTimeRecovery point_in_time_recovery;
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }

@@ -6,7 +6,7 @@
 namespace ddb::engine {
 namespace {
 
-constexpr uint8_t kSchemaFormatVersion = 1;
+constexpr uint8_t kSchemaFormatVersion = 2;
 
 // One visitor per direction keeps the field order defined once: Encode and
 // Decode both call Fields(), so they cannot drift apart.
@@ -176,12 +176,21 @@ void Fields(V& v, StreamInfo& info) {
 
 constexpr uint8_t kStreamInfoFormatVersion = 1;
 
+// Appended in version 2.
+template <class V>
+void FieldsSinceVersion2(V& v, TableSchema& s) {
+  v.Field(s.point_in_time_recovery.enabled);
+  v.Field(s.point_in_time_recovery.enabled_since_millis);
+  v.Field(s.point_in_time_recovery.recovery_period_days);
+}
+
 }  // namespace
 
 std::string EncodeTableSchema(const TableSchema& schema) {
   Writer w;
   w.Field(static_cast<uint32_t>(kSchemaFormatVersion));
   Fields(w, const_cast<TableSchema&>(schema));
+  FieldsSinceVersion2(w, const_cast<TableSchema&>(schema));
   return w.Take();
 }
 
@@ -190,8 +199,10 @@ Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
   uint32_t version = 0;
   r.Field(version);
   TableSchema schema;
-  if (version == kSchemaFormatVersion) Fields(r, schema);
-  if (version != kSchemaFormatVersion || !r.in().done() || r.bad_count()) {
+  bool known = version >= 1 && version <= kSchemaFormatVersion;
+  if (known) Fields(r, schema);
+  if (known && version >= 2) FieldsSinceVersion2(r, schema);
+  if (!known || !r.in().done() || r.bad_count()) {
     return Status::Internal("stored table schema is corrupt");
   }
   return schema;

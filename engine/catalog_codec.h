@@ -1,10 +1,11 @@
 // The stored form of a TableSchema (the value of a table's entry in the
 // catalog column family).
 //
-// Layout, version 1 (persisted — do not reorder or change; append fields
-// under a new version): a version byte, then every TableSchema field in
+// Layout (persisted — do not reorder or change; append fields under a new
+// version): a version byte, then every TableSchema field of version 1 in
 // declaration order, strings length-prefixed, integers as varints, vectors
-// count-prefixed; see catalog_codec.cc, which is the single definition.
+// count-prefixed; version 2 appends the point-in-time recovery settings.
+// Both versions decode. See catalog_codec.cc, the single definition.
 //
 // Thread safety: pure functions.
 #pragma once

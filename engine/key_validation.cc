@@ -20,7 +20,48 @@ Status CheckNotEmpty(const KeyElement& element, const AttributeValue& value) {
       (value.is<Binary>() ? "binary" : "string") + " value. Key: " + element.name);
 }
 
+// The bytes a key value counts against the key size limits. Numbers are at
+// most 38 digits, far below either limit.
+size_t KeyValueBytes(const AttributeValue& value) {
+  if (value.is<std::string>()) return value.as<std::string>().size();
+  if (value.is<Binary>()) return value.as<Binary>().bytes.size();
+  return 0;
+}
+
+// The size limits on the table key values in `item` (absent ones count nothing).
+Status CheckTableKeySizes(const TableSchema& schema, const Item& item) {
+  auto value_of = [&](const KeyElement& element) -> const AttributeValue* {
+    auto it = item.find(element.name);
+    return it == item.end() ? nullptr : &it->second;
+  };
+  std::vector<const AttributeValue*> range;
+  if (const KeyElement* element = schema.range_key()) range.push_back(value_of(*element));
+  return CheckKeySizes({value_of(schema.hash_key())}, range);
+}
+
 }  // namespace
+
+Status CheckKeySizes(const std::vector<const AttributeValue*>& hash_values,
+                     const std::vector<const AttributeValue*>& range_values) {
+  for (const AttributeValue* value : hash_values) {
+    if (value && KeyValueBytes(*value) > kMaxHashKeyBytes) {
+      // DynamoDB's text has no space before the number.
+      return Status::InvalidArgument(
+          "One or more parameter values were invalid: Size of hashkey has exceeded the maximum "
+          "size limit of" + std::to_string(kMaxHashKeyBytes) + " bytes");
+    }
+  }
+  size_t range_bytes = 0;
+  for (const AttributeValue* value : range_values) {
+    if (value) range_bytes += KeyValueBytes(*value);
+  }
+  if (range_bytes > kMaxRangeKeyBytes) {
+    return Status::InvalidArgument(
+        "One or more parameter values were invalid: Aggregated size of all range keys has "
+        "exceeded the size limit of " + std::to_string(kMaxRangeKeyBytes) + " bytes");
+  }
+  return Status::Ok();
+}
 
 bool IsEmptyKeyValue(const AttributeValue& value) {
   return (value.is<std::string>() && value.as<std::string>().empty()) ||
@@ -63,7 +104,7 @@ Status ValidateKey(const TableSchema& schema, const Item& key) {
   for (const KeyElement* element : elements) {
     DDB_RETURN_IF_ERROR(CheckNotEmpty(*element, key.find(element->name)->second));
   }
-  return Status::Ok();
+  return CheckTableKeySizes(schema, key);
 }
 
 Status ValidateItemKey(const TableSchema& schema, const Item& item) {
@@ -82,7 +123,7 @@ Status ValidateItemKey(const TableSchema& schema, const Item& item) {
     }
     DDB_RETURN_IF_ERROR(CheckNotEmpty(*element, it->second));
   }
-  return Status::Ok();
+  return CheckTableKeySizes(schema, item);
 }
 
 Item ExtractKey(const TableSchema& schema, const Item& item) {

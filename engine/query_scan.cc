@@ -76,6 +76,18 @@ Item PositionKey(const TableSchema& schema, const IndexSchema* index, const Item
   return key;
 }
 
+// Where ExclusiveStartKey `start` sits in the table's or index's key order.
+Result<std::string> StartPosition(const TableSchema& schema, const IndexSchema* index,
+                                  const Item& start) {
+  if (!ValidateItemKey(schema, start).ok()) {
+    return Status::InvalidArgument("The provided starting key is invalid");
+  }
+  std::optional<std::string> position = index ? IndexEntryKey(schema, *index, start)
+                                              : std::optional(ItemKey(schema.table_id, schema, start));
+  if (!position) return Status::InvalidArgument("The provided starting key is invalid");
+  return *std::move(position);
+}
+
 }  // namespace
 
 Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* index,
@@ -83,15 +95,8 @@ Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* i
                                  const std::optional<Item>& exclusive_start_key,
                                  bool fetch_table_items) const {
   if (exclusive_start_key) {
-    if (!ValidateItemKey(schema, *exclusive_start_key).ok()) {
-      return Status::InvalidArgument("The provided starting key is invalid");
-    }
-    std::optional<std::string> start =
-        index ? IndexEntryKey(schema, *index, *exclusive_start_key)
-              : std::optional(ItemKey(schema.table_id, schema, *exclusive_start_key));
-    if (!start) {
-      return Status::InvalidArgument("The provided starting key is invalid");
-    }
+    auto start = StartPosition(schema, index, *exclusive_start_key);
+    if (!start.ok()) return start.status();
     if (forward) {
       std::string after = *start + '\0';  // the smallest key above *start
       if (after > lower) lower = std::move(after);
@@ -181,6 +186,16 @@ Result<Page> Database::Scan(std::string_view ns, std::string_view table,
   std::string prefix = *index ? IndexPrefix((*schema)->table_id, (*index)->index_id)
                               : TablePrefix((*schema)->table_id);
   KeyRange range = SegmentRange(prefix, request.segment, request.total_segments);
+  if (request.exclusive_start_key && request.total_segments > 1) {
+    auto start = StartPosition(**schema, *index, *request.exclusive_start_key);
+    if (!start.ok()) return start.status();
+    if (*start < range.lower || *start >= range.upper) {
+      return Status::InvalidArgument(
+          "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+          "ExclusiveStartKey with correct Segment. TotalSegments: " +
+          std::to_string(request.total_segments) + " Segment: " + std::to_string(request.segment));
+    }
+  }
   return ReadRange(**schema, *index, std::move(range.lower), std::move(range.upper), true,
                    request.limit, request.exclusive_start_key, request.fetch_table_items);
 }

@@ -67,6 +67,17 @@ const AttributeValue* IndexKeyValue(const Item& item, const KeyElement& element)
   return IsEmptyKeyValue(it->second) ? nullptr : &it->second;
 }
 
+// The values of `elements` in `item`, nullptr for absent ones.
+std::vector<const AttributeValue*> IndexKeyValues(const Item& item,
+                                                  const std::vector<KeyElement>& elements) {
+  std::vector<const AttributeValue*> values;
+  for (const auto& element : elements) {
+    auto it = item.find(element.name);
+    values.push_back(it == item.end() ? nullptr : &it->second);
+  }
+  return values;
+}
+
 }  // namespace
 
 std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexSchema& index,
@@ -77,12 +88,16 @@ std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexS
     if (!value) return std::nullopt;
     hash_values.push_back(value);
   }
-  std::string key = IndexPartitionPrefix(schema.table_id, index, hash_values);
+  std::vector<const AttributeValue*> range_values;
   for (const auto& element : index.key.range) {
     const AttributeValue* value = IndexKeyValue(item, element);
     if (!value) return std::nullopt;
-    AppendKeyValue(*value, &key);
+    range_values.push_back(value);
   }
+  // Writes refuse oversized index keys; a backfill leaves such items out.
+  if (!CheckKeySizes(hash_values, range_values).ok()) return std::nullopt;
+  std::string key = IndexPartitionPrefix(schema.table_id, index, hash_values);
+  for (const AttributeValue* value : range_values) AppendKeyValue(*value, &key);
   AppendKeyValue(item.find(schema.hash_key().name)->second, &key);
   if (const KeyElement* range = schema.range_key()) {
     AppendKeyValue(item.find(range->name)->second, &key);
@@ -136,6 +151,8 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
             " value. IndexName: " + index->name + ", IndexKey: " + element->name);
       }
     }
+    DDB_RETURN_IF_ERROR(CheckKeySizes(IndexKeyValues(item, index->key.hash),
+                                      IndexKeyValues(item, index->key.range)));
   }
   return Status::Ok();
 }

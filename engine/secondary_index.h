@@ -59,7 +59,8 @@ Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const 
 bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name);
 
 // Index key attributes present in `item` must have their declared type and,
-// for S and B, not be empty. kInvalidArgument with DynamoDB's message; when
+// for S and B, not be empty, and keep within the key size limits.
+// kInvalidArgument with DynamoDB's message; when
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
 

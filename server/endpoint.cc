@@ -32,6 +32,11 @@ std::string ResponseContentType(std::string_view request_type) {
   return "application/x-amz-json-1.0";
 }
 
+// The Host the client used; DescribeEndpoints must send clients back to it.
+std::string HostOf(const HttpRequest& request) {
+  return request.host.empty() ? "localhost" : request.host;
+}
+
 HttpResponse Finish(HttpResponse response, const HttpRequest& request, bool cors) {
   response.headers.emplace_back("x-amzn-RequestId", NewRequestId());
   response.headers.emplace_back("x-amz-crc32", Crc32(response.body));
@@ -65,15 +70,18 @@ Credential ParseCredential(std::string_view authorization) {
 HttpResponse Endpoint::Handle(const HttpRequest& request) const {
   if (request.method == "OPTIONS" && options_.cors && !request.origin.empty()) {
     HttpResponse preflight{200, {}, ""};
-    preflight.headers = {{"Access-Control-Allow-Methods", "GET,POST,OPTIONS"},
+    // Echo what the browser asks for, as DynamoDB does.
+    std::string methods = request.access_control_request_method.empty()
+                              ? "GET,POST,OPTIONS"
+                              : request.access_control_request_method;
+    preflight.headers = {{"Access-Control-Allow-Methods", methods},
                          {"Access-Control-Allow-Headers", request.access_control_request_headers},
                          {"Access-Control-Max-Age", "172800"}};
     return Finish(std::move(preflight), request, true);
   }
   if (request.method == "GET" && request.target == "/") {
-    return Finish({200,
-                   {{"Content-Type", "text/plain"}},
-                   "healthy: dynamodb." + std::string(kDefaultRegion) + ".amazonaws.com "},
+    // DynamoDB names the host the client reached.
+    return Finish({200, {{"Content-Type", "text/plain"}}, "healthy: " + HostOf(request) + " "},
                   request, options_.cors);
   }
   if (request.target.starts_with(api::kAdminPrefix)) {
@@ -105,6 +113,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     api::Caller caller;
     caller.region = credential.region.empty() ? std::string(kDefaultRegion) : credential.region;
     if (options_.per_key_databases) caller.ns = credential.access_key + "/" + caller.region;
+    caller.host = HostOf(request);
     result = api::Dispatch(db_, caller, request.amz_target, request.body);
   }
   response.status = result.http_status;

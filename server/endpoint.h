@@ -20,7 +20,7 @@ struct EndpointOptions {
   // false: every access key and region shares one database (the default);
   // true: one database per access key and region, like DynamoDB Local.
   bool per_key_databases = false;
-  bool cors = false;
+  bool cors = true;  // on by default, as DynamoDB and DynamoDB Local answer
   // The admin API's services; null when it is turned off (--no-admin).
   api::AdminServices* admin = nullptr;
 };

@@ -13,6 +13,8 @@
 #include <boost/beast/http.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <ctime>
 #include <iostream>
 #include <thread>
 
@@ -41,16 +43,29 @@ HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
   request.content_type = HeaderValue(parser, "Content-Type");
   request.amz_target = HeaderValue(parser, "X-Amz-Target");
   request.authorization = HeaderValue(parser, "Authorization");
+  request.host = HeaderValue(parser, "Host");
   request.origin = HeaderValue(parser, "Origin");
+  request.access_control_request_method = HeaderValue(parser, "Access-Control-Request-Method");
   request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
   request.body = std::move(msg.body());
   return request;
+}
+
+// The current time as an HTTP date (RFC 7231: "Sun, 06 Nov 1994 08:49:37 GMT").
+std::string HttpDate() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[64];
+  size_t size = std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &utc);
+  return std::string(text, size);
 }
 
 http::response<http::string_body> ToBeast(HttpResponse&& response, unsigned version,
                                           bool keep_alive) {
   http::response<http::string_body> res{static_cast<http::status>(response.status), version};
   res.set(http::field::server, "localdynamo");
+  res.set(http::field::date, HttpDate());
   for (auto& [name, value] : response.headers) res.set(name, value);
   res.body() = std::move(response.body);
   res.keep_alive(keep_alive);
@@ -75,12 +90,21 @@ struct HttpServer::Impl {
     while (!stopping) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(options.body_limit);
+      parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
       stream.expires_after(kIdleTimeout);
       co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
       if (ec == http::error::body_limit) {
         HttpResponse too_large{413, {{"Content-Type", "application/x-amz-json-1.0"}},
                                R"({"__type":"com.amazon.coral.service#RequestEntityTooLargeException","message":"Request size exceeds 16777216 bytes"})"};
         auto res = ToBeast(std::move(too_large), 11, false);
+        co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+        break;
+      }
+      if (ec == http::error::header_limit) {
+        HttpResponse too_long{400, {{"Content-Type", "text/plain"}},
+                              "Bad Request: the request line and headers exceed " +
+                                  std::to_string(options.header_limit) + " bytes\n"};
+        auto res = ToBeast(std::move(too_long), 11, false);
         co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
         break;
       }

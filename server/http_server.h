@@ -3,7 +3,9 @@
 //
 // A pool of I/O threads runs coroutine sessions (no thread per connection).
 // The session does I/O only: read with a body limit, call the handler, write,
-// loop. Bodies over the limit are answered 413 without being read.
+// loop. Bodies over the limit are answered 413 without being read, header
+// blocks over theirs 400; every response carries a Date header (SDKs use it
+// to correct clock skew).
 //
 // Thread safety: Run() blocks; Stop() may be called from any thread (e.g. a
 // signal handler thread). The handler is called concurrently from the I/O
@@ -25,7 +27,9 @@ struct HttpRequest {
   std::string content_type;
   std::string amz_target;
   std::string authorization;
+  std::string host;
   std::string origin;
+  std::string access_control_request_method;
   std::string access_control_request_headers;
   std::string body;
 };
@@ -43,6 +47,7 @@ struct HttpServerOptions {
   uint16_t port = 8000;  // 0: any free port
   int threads = 0;       // 0: one per core
   size_t body_limit = 16 * 1024 * 1024;
+  size_t header_limit = 16 * 1024;  // request line and header fields together
 };
 
 class HttpServer {

@@ -17,7 +17,7 @@ struct Options {
   bool in_memory = false;
   std::string data_dir = "./localdynamo-data";
   bool per_key_databases = false;
-  bool cors = false;
+  bool cors = true;  // DynamoDB Local's default ("*"); -cors is accepted
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   int threads = 0;

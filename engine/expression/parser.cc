@@ -1,5 +1,6 @@
 #include "engine/expression/parser.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -144,14 +145,21 @@ class Parser {
       } else if (Peek().kind == Kind::kLeftBracket) {
         ++pos_;
         const Token& number = Peek();
-        // Indexes beyond uint32 are far beyond any 400 KB item's lists.
-        if (number.kind != Kind::kNumber || number.text.size() > 9) {
+        if (number.kind != Kind::kNumber) {
           SyntaxError();
+          return std::nullopt;
+        }
+        // DynamoDB's list indexes are 32-bit signed integers.
+        std::string_view digits = number.text;
+        while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+        if (digits.size() > 10 || std::stoull(std::string(digits)) > INT32_MAX) {
+          Fail("List index is not within the allowable range; index: [" +
+               std::string(number.text) + "]");
           return std::nullopt;
         }
         ++pos_;
         path.elements.push_back(
-            PathElement{"", static_cast<uint32_t>(std::stoul(std::string(number.text))), true});
+            PathElement{"", static_cast<uint32_t>(std::stoull(std::string(digits))), true});
         if (!Expect(Kind::kRightBracket)) return std::nullopt;
       } else {
         break;
@@ -467,6 +475,15 @@ class Parser {
       if (FindFunction(call->function)->use != FunctionUse::kUpdateTerm) {
         Fail("The function is not allowed in an update expression; function: " + call->function);
         return std::nullopt;
+      }
+      // DynamoDB refuses list_append(list_append(...), ...); if_not_exists
+      // inside list_append stays legal.
+      for (const Operand& arg : call->args) {
+        if (call->function == "list_append" && arg.kind == Operand::Kind::kFunction &&
+            arg.function == "list_append") {
+          FunctionMisused("list_append");
+          return std::nullopt;
+        }
       }
       return call;
     }

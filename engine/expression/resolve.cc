@@ -162,6 +162,10 @@ Status CheckOperands(const Condition& condition, std::string_view parameter) {
     }
   }
   if (condition.function == "attribute_type") {
+    // The type name must be a :value, whatever the item holds.
+    if (condition.operands[1].kind == Operand::Kind::kPath) {
+      return Status::InvalidArgument(OperandTypeError(parameter, "attribute_type", "PATH"));
+    }
     std::optional<AttributeType> type = StaticType(condition.operands[1]);
     if (type && *type != AttributeType::kS) {
       return Status::InvalidArgument(

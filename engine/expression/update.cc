@@ -271,6 +271,12 @@ Status ApplyUpdate(const Update& update, Item* item) {
   return Status::Ok();
 }
 
+bool RemovesOnly(const Update& update) {
+  return std::all_of(update.actions.begin(), update.actions.end(), [](const UpdateAction& a) {
+    return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
+  });
+}
+
 std::vector<const Path*> UpdatedPaths(const Update& update) {
   std::vector<const Path*> paths;
   for (const UpdateAction& action : update.actions) paths.push_back(&action.path);

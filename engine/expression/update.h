@@ -33,6 +33,10 @@ Status CheckUpdate(const Update& update, const std::vector<std::string>& key_att
 // expression is invalid for update", number overflow).
 Status ApplyUpdate(const Update& update, Item* item);
 
+// Whether every action of `update` only takes away (REMOVE, DELETE from a
+// set): DynamoDB then creates no item when there is none.
+bool RemovesOnly(const Update& update);
+
 // The paths `update` writes, for ReturnValues UPDATED_OLD / UPDATED_NEW.
 std::vector<const Path*> UpdatedPaths(const Update& update);
 

@@ -55,6 +55,7 @@ TableSchema FullSchema() {
   s.deletion_protection = true;
   s.status = "UPDATING";
   s.ttl_attribute = "expires";
+  s.point_in_time_recovery = {true, 1700000000123, 7};
   return s;
 }
 
@@ -127,6 +128,29 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.deletion_protection, s.deletion_protection);
   EXPECT_EQ(d.status, s.status);
   EXPECT_EQ(d.ttl_attribute, s.ttl_attribute);
+  EXPECT_TRUE(d.point_in_time_recovery.enabled);
+  EXPECT_EQ(d.point_in_time_recovery.enabled_since_millis, 1700000000123);
+  EXPECT_EQ(d.point_in_time_recovery.recovery_period_days, 7);
+}
+
+TEST(CatalogCodecTest, VersionOneSchemasStillDecode) {
+  // A version 1 schema is a version 2 one without the three trailing
+  // point-in-time recovery fields (one byte each at their defaults).
+  TableSchema schema;
+  schema.name = "old";
+  schema.key.hash = {{"pk", ScalarType::kS}};
+  std::string bytes = EncodeTableSchema(schema);
+  std::string version_one = bytes.substr(0, bytes.size() - 3);
+  version_one[0] = 1;
+  Result<TableSchema> decoded = DecodeTableSchema(version_one);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  EXPECT_EQ(decoded->name, "old");
+  EXPECT_FALSE(decoded->point_in_time_recovery.enabled);
+  EXPECT_EQ(decoded->point_in_time_recovery.recovery_period_days, 35);
+  // Version 1 bytes with the version 2 fields are not version 1.
+  std::string mislabeled = bytes;
+  mislabeled[0] = 1;
+  EXPECT_EQ(DecodeTableSchema(mislabeled).status().code(), Status::Code::kInternal);
 }
 
 TEST(CatalogCodecTest, RoundTripsDefaultSchema) {
@@ -152,7 +176,7 @@ TEST(CatalogCodecTest, TruncatedOrExtendedSchemaIsInternal) {
   ASSERT_FALSE(extended.ok());
   EXPECT_EQ(extended.status().code(), Status::Code::kInternal);
   std::string other_version = bytes;
-  other_version[0] = 2;
+  other_version[0] = 3;
   EXPECT_EQ(DecodeTableSchema(other_version).status().code(), Status::Code::kInternal);
 }
 

@@ -324,6 +324,27 @@ TEST(KeyValidationTest, ValidateKeyAndValidateItemKeyMessages) {
             (Item{{"pk", S("a")}, {"bk", B("b")}}));
 }
 
+TEST(KeyValidationTest, KeySizeLimitsCountBytesAndAcceptTheLimits) {
+  TableSchema schema = MakeTable("t", {"pk", ScalarType::kS}, KeyElement{"bk", ScalarType::kB});
+  // 1024 two-byte characters are 2048 bytes: exactly the limit.
+  std::string hash_at_limit;
+  for (int i = 0; i < 1024; ++i) hash_at_limit += "\xc3\xa9";
+  EXPECT_TRUE(ValidateKey(schema, Item{{"pk", S(hash_at_limit)}, {"bk", B(std::string(1024, 'b'))}})
+                  .ok());
+  ExpectError(ValidateKey(schema, Item{{"pk", S(hash_at_limit + "a")}, {"bk", B("b")}}),
+              Status::Code::kInvalidArgument,
+              "One or more parameter values were invalid: Size of hashkey has exceeded the "
+              "maximum size limit of2048 bytes");
+  ExpectError(ValidateItemKey(schema, Item{{"pk", S("a")}, {"bk", B(std::string(1025, 'b'))}}),
+              Status::Code::kInvalidArgument,
+              "One or more parameter values were invalid: Aggregated size of all range keys has "
+              "exceeded the size limit of 1024 bytes");
+  // Sort key values of a multi-attribute key count together.
+  AttributeValue half = S(std::string(513, 'r'));
+  EXPECT_FALSE(CheckKeySizes({}, {&half, &half}).ok());
+  EXPECT_TRUE(CheckKeySizes({}, {&half, nullptr}).ok());
+}
+
 TEST_P(DatabaseTest, ItemsOver400KbAreRejected) {
   ASSERT_OK(db_->CreateTable(kNs, MakeTable("t", {"pk", ScalarType::kS})));
   // Size = len("pk") + len("k") + len("big") + payload.

@@ -1,0 +1,143 @@
+// DescribeContinuousBackups, UpdateContinuousBackups,
+// DescribeKinesisStreamingDestination, DescribeContributorInsights: the
+// table settings infrastructure tools (Terraform, CDK, Pulumi) read on every
+// refresh. Point-in-time recovery is kept per table in its schema and
+// described; nothing is backed up or restored. Kinesis destinations and
+// contributor insights are never configured here, so they describe as none.
+#include "api/json_reader.h"
+#include "api/operations.h"
+
+namespace ddb::api {
+namespace {
+
+// TableName (or the table's ARN) of these operations, validated.
+ApiResult<std::string> ReadTableName(RequestReader& r) {
+  auto name = r.String("TableName");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.TableNameOrArn(name);
+  if (!constraints.empty()) return constraints.ToError();
+  return TableNameFromArn(*name);
+}
+
+void WriteSeconds(JsonWriter& w, int64_t millis) {
+  w.Double(static_cast<double>(millis) / 1000.0);
+}
+
+std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int64_t now) {
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("ContinuousBackupsDescription");
+    w.StartObject();
+    w.Key("ContinuousBackupsStatus");
+    w.String("ENABLED");  // DynamoDB keeps continuous backups on for every table
+    w.Key("PointInTimeRecoveryDescription");
+    w.StartObject();
+    w.Key("PointInTimeRecoveryStatus");
+    w.String(pitr.enabled ? "ENABLED" : "DISABLED");
+    if (pitr.enabled) {
+      w.Key("RecoveryPeriodInDays");
+      w.Int64(pitr.recovery_period_days);
+      w.Key("EarliestRestorableDateTime");
+      WriteSeconds(w, pitr.enabled_since_millis);
+      w.Key("LatestRestorableDateTime");
+      WriteSeconds(w, now);
+    }
+    w.EndObject();
+    w.EndObject();
+  });
+}
+
+// The backup operations name a missing table in their own words.
+ApiError BackupTableNotFound(const std::string& table) {
+  return ApiError::TableNotFound("Table not found: " + table);
+}
+
+}  // namespace
+
+ApiResult<std::string> DescribeContinuousBackups(Context& ctx, const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto table = ReadTableName(r);
+  if (!table.ok()) return table.take_error();
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, *table);
+  if (!schema.ok()) return BackupTableNotFound(*table);
+  return RenderContinuousBackups((*schema)->point_in_time_recovery, ctx.db.clock().NowMillis());
+}
+
+ApiResult<std::string> UpdateContinuousBackups(Context& ctx, const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto table = ReadTableName(r);
+  if (!table.ok()) return table.take_error();
+  const rapidjson::Value* spec = r.Object("PointInTimeRecoverySpecification");
+  if (r.failed()) return r.error();
+  std::optional<bool> enabled;
+  std::optional<int64_t> period;
+  if (spec) {
+    RequestReader s(*spec);
+    enabled = s.Bool("PointInTimeRecoveryEnabled");
+    period = s.Integer("RecoveryPeriodInDays");
+    if (s.failed()) return s.error();
+  }
+  Constraints constraints;
+  constraints.NotNull(spec != nullptr, "pointInTimeRecoverySpecification");
+  if (spec) {
+    constraints.NotNull(enabled.has_value(),
+                        "pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled");
+    constraints.Range(period, "pointInTimeRecoverySpecification.recoveryPeriodInDays", 1, 35);
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  int64_t now = ctx.db.clock().NowMillis();
+  auto updated = ctx.db.UpdateTable(
+      ctx.caller.ns, *table, [&](engine::TableSchema& schema) -> engine::Status {
+        auto& pitr = schema.point_in_time_recovery;
+        if (*enabled && !pitr.enabled) pitr.enabled_since_millis = now;
+        pitr.enabled = *enabled;
+        if (period) pitr.recovery_period_days = *period;
+        return engine::Status::Ok();
+      });
+  if (!updated.ok()) {
+    if (updated.status().code() == engine::Status::Code::kNotFound) {
+      return BackupTableNotFound(*table);
+    }
+    return updated.status();
+  }
+  return RenderContinuousBackups(updated->schema.point_in_time_recovery, now);
+}
+
+ApiResult<std::string> DescribeKinesisStreamingDestination(Context& ctx,
+                                                           const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto table = ReadTableName(r);
+  if (!table.ok()) return table.take_error();
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, *table);
+  if (!description.ok()) return description.status();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("TableName");
+    WriteString(w, description->schema.name);
+    w.Key("KinesisDataStreamDestinations");
+    w.StartArray();
+    w.EndArray();
+  });
+}
+
+ApiResult<std::string> DescribeContributorInsights(Context& ctx,
+                                                   const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto table = ReadTableName(r);
+  if (!table.ok()) return table.take_error();
+  auto index = r.String("IndexName");
+  if (r.failed()) return r.error();
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, *table);
+  if (!description.ok()) return description.status();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("TableName");
+    WriteString(w, description->schema.name);
+    if (index) {
+      w.Key("IndexName");
+      WriteString(w, *index);
+    }
+    w.Key("ContributorInsightsStatus");
+    w.String("DISABLED");
+  });
+}
+
+}  // namespace ddb::api
