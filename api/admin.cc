@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <chrono>
 #include <ctime>
 
 #include "api/attribute_json.h"
@@ -120,6 +121,24 @@ ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view metho
   return ApiError::AdminMethodNotAllowed("Use GET or DELETE on /_localdynamo/triggers/<name>");
 }
 
+ApiResult<std::string> Reset(Preloader& preloader) {
+  auto started = std::chrono::steady_clock::now();
+  auto summary = preloader.Reset();
+  if (!summary.ok()) return summary.take_error();
+  double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            started).count();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Tables");
+    w.Int(summary->tables);
+    w.Key("Indexes");
+    w.Int(summary->indexes);
+    w.Key("Items");
+    w.Int(summary->items);
+    w.Key("Millis");
+    w.Double(millis);
+  });
+}
+
 std::string Index() {
   return R"({"Endpoints":[)"
          R"({"Method":"GET","Path":"/_localdynamo/clock","Does":"the emulator's time"},)"
@@ -127,7 +146,8 @@ std::string Index() {
          R"({"Method":"POST","Path":"/_localdynamo/sweep","Does":"delete expired TTL items and maintain streams now"},)"
          R"({"Method":"GET","Path":"/_localdynamo/triggers","Does":"stream triggers with position, lag, last error"},)"
          R"({"Method":"POST","Path":"/_localdynamo/triggers","Does":"create a stream trigger"},)"
-         R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"}]})";
+         R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh"}]})";
 }
 
 }  // namespace
@@ -149,6 +169,7 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     return Answer(only("GET or POST"));
   }
   if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.db) : only("POST"));
+  if (rest == "reset") return Answer(method == "POST" ? Reset(services.preloader) : only("POST"));
   if (rest == "triggers" || rest.starts_with("triggers/")) {
     std::string_view name = rest == "triggers" ? "" : rest.substr(9);
     return Answer(Triggers(services.triggers, method, name, body));

@@ -14,6 +14,9 @@
 //                                       last error
 //   POST /_localdynamo/triggers         creates a trigger (api/triggers.h format)
 //   GET|DELETE /_localdynamo/triggers/<name>
+//   POST /_localdynamo/reset            drops every table and loads the preloaded
+//                                       models afresh: {"Tables", "Indexes",
+//                                       "Items", "Millis"}
 //
 // Errors are DynamoDB-style JSON ({"__type", "message"}) with 400, 404 or
 // 405; a server started with --no-admin answers 403 to every admin path.
@@ -24,6 +27,7 @@
 #include <string_view>
 
 #include "api/dispatch.h"
+#include "api/models.h"
 #include "api/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
@@ -36,6 +40,7 @@ struct AdminServices {
   engine::Database& db;
   engine::ShiftableClock& clock;  // the clock `db` reads
   TriggerManager& triggers;
+  Preloader& preloader;
 };
 
 // `path` is the request target, starting with kAdminPrefix.

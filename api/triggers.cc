@@ -431,7 +431,19 @@ void TriggerManager::WriteFailure(Trigger& trigger, const std::string& body,
 
 std::string TriggerManager::Describe(const Trigger& trigger) const {
   Trigger& t = const_cast<Trigger&>(trigger);
+  std::string label;
+  {
+    std::lock_guard lock(t.mu);
+    label = t.label;
+  }
+  // The lag is against the stream as it is now, also while a delivery is
+  // being retried.
+  uint64_t next_sequence = 0;
+  if (auto stream = db_.DescribeStream(t.spec.ns, t.spec.table, label); stream.ok()) {
+    next_sequence = stream->next_sequence;
+  }
   std::lock_guard lock(t.mu);
+  next_sequence = std::max(next_sequence, t.next_sequence);
   return RenderObject([&](JsonWriter& w) {
     w.Key("Definition");
     w.RawValue(t.spec.definition.data(), t.spec.definition.size(), rapidjson::kObjectType);
@@ -442,7 +454,7 @@ std::string TriggerManager::Describe(const Trigger& trigger) const {
     w.Key("Position");
     w.Uint64(t.position);
     w.Key("Lag");
-    w.Uint64(t.next_sequence > t.position ? t.next_sequence - t.position : 0);
+    w.Uint64(next_sequence > t.position ? next_sequence - t.position : 0);
     w.Key("DeliveredBatches");
     w.Uint64(t.batches);
     w.Key("DeliveredRecords");

@@ -547,4 +547,42 @@ Status Database::WriteIndexEntries(TableState& state, const TableSchema& schema,
   return Status::Ok();
 }
 
+Status Database::Reset() {
+  std::unique_lock lock(catalog_mu_);
+  // Every table's lock, in id order as transactions take them, so that no
+  // write is half done when everything goes.
+  std::vector<std::unique_lock<std::mutex>> table_locks;
+  for (auto& [id, state] : tables_by_id_) table_locks.emplace_back(state->write_mu);
+  Store::Batch batch(*store_);
+  // Keys of these families start with an 8-byte id or time: 9 bytes of
+  // 0xff are past all of them.
+  const std::string end(9, '\xff');
+  for (Family family : {Family::kItems, Family::kIndexes, Family::kStreams, Family::kTtl}) {
+    batch.DeleteRange(family, std::string(), end);
+  }
+  for (std::string_view kind : {"t", "s", "x"}) {
+    batch.DeleteRange(Family::kCatalog, kind, PrefixSuccessor(std::string(kind)));
+  }
+  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  for (auto& [id, state] : tables_by_id_) {
+    state->dropped = true;
+    state->stream = nullptr;
+  }
+  table_locks.clear();
+  tables_.clear();
+  tables_by_id_.clear();
+  deleting_.clear();
+  {
+    std::lock_guard streams_lock(streams_mu_);
+    streams_.clear();
+  }
+  {
+    std::lock_guard tokens_lock(tokens_mu_);
+    tokens_.clear();
+  }
+  ttl_swept_through_ = 0;
+  ttl_written_min_ = INT64_MAX;
+  return Status::Ok();
+}
+
 }  // namespace ddb::engine

@@ -289,6 +289,12 @@ class Database {
                               std::string_view label, std::string_view shard_id,
                               uint64_t position, size_t limit, size_t max_bytes) const;
 
+  // Drops every table of every namespace — items, indexes, streams, the TTL
+  // schedule — in one batch, as if the database were new (table and stream
+  // ids keep counting up, never reused; settings stay). Writes in flight
+  // finish first; later requests on the old tables find them gone.
+  Status Reset();
+
   // --- Settings: small values the server keeps in the catalog ------------
   // (trigger definitions and checkpoints). Keys are opaque.
   Status PutSetting(std::string_view key, std::string_view value);

@@ -114,7 +114,13 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     caller.region = credential.region.empty() ? std::string(kDefaultRegion) : credential.region;
     if (options_.per_key_databases) caller.ns = credential.access_key + "/" + caller.region;
     caller.host = HostOf(request);
-    result = api::Dispatch(db_, caller, request.amz_target, request.body);
+    auto loaded = options_.per_key_databases && options_.preloader
+                      ? options_.preloader->EnsureLoaded(caller)
+                      : api::ApiResult<std::optional<api::LoadSummary>>(std::nullopt);
+    result = loaded.ok() ? api::Dispatch(db_, caller, request.amz_target, request.body)
+                         : api::Response{500, api::RenderError(api::ApiError::Internal(
+                                                  "Loading the preloaded models failed: " +
+                                                  loaded.error().message))};
   }
   response.status = result.http_status;
   response.body = std::move(result.body);

@@ -23,6 +23,9 @@ struct EndpointOptions {
   bool cors = true;  // on by default, as DynamoDB and DynamoDB Local answer
   // The admin API's services; null when it is turned off (--no-admin).
   api::AdminServices* admin = nullptr;
+  // With per_key_databases: loads the preloaded models into each new
+  // database on its first request; null when no models are preloaded.
+  api::Preloader* preloader = nullptr;
 };
 
 class Endpoint {

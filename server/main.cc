@@ -2,16 +2,19 @@
 // line, opens the engine, starts the stream triggers, the background TTL
 // sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM; then
 // stops them in reverse order, closes the database cleanly and exits 0.
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "api/admin.h"
+#include "api/models.h"
 #include "api/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
@@ -58,10 +61,29 @@ class Maintenance {
   std::thread thread_;
 };
 
+// Where the preloaded models are: --models-dir, else the fixtures/ the
+// binary ships with (next to a build tree, an installed share/ folder, or
+// the container's), else ./fixtures. Empty when there are none.
+std::string FindModelsDir(const ddb::server::Options& options, const char* argv0) {
+  namespace fs = std::filesystem;
+  if (!options.models_dir.empty()) return options.models_dir;
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (ec) exe = fs::absolute(argv0, ec);
+  fs::path bin = exe.parent_path();
+  for (const fs::path& candidate :
+       {bin / ".." / "fixtures", bin / ".." / "share" / "localdynamo" / "fixtures",
+        fs::path("/usr/share/localdynamo/fixtures"), fs::path("fixtures")}) {
+    if (fs::is_directory(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace ddb;
+  auto started = std::chrono::steady_clock::now();
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;
@@ -92,6 +114,35 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  std::vector<std::string> model_dirs;
+  if (!options->no_models) {
+    std::string found = FindModelsDir(*options, argv[0]);
+    if (found.empty()) {
+      std::cerr << "localdynamo: no preloaded models found (give --models-dir, or --no-models)\n";
+    } else {
+      model_dirs.push_back(found);
+    }
+  }
+  model_dirs.insert(model_dirs.end(), options->extra_models.begin(), options->extra_models.end());
+  auto models = api::Models::Read(model_dirs, options->sample_items);
+  if (!models.ok()) {
+    std::cerr << "localdynamo: " << models.error().message << "\n";
+    return 1;
+  }
+  size_t model_tables = models->table_count();
+  api::Preloader preloader(std::move(models).value(), **db);
+  api::LoadSummary loaded;
+  if (!options->per_key_databases) {
+    api::Caller shared;
+    shared.region = "us-east-1";
+    auto summary = preloader.EnsureLoaded(shared);
+    if (!summary.ok()) {
+      std::cerr << "localdynamo: " << summary.error().message << "\n";
+      return 1;
+    }
+    loaded = summary->value_or(api::LoadSummary{});
+  }
+
   server::TriggerTransport transport;
   auto triggers = std::make_unique<api::TriggerManager>(
       **db, transport, [](const std::string& line) { std::cout << line << std::endl; });
@@ -112,11 +163,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto maintenance = std::make_unique<Maintenance>(**db, options->ttl_interval_seconds);
-  api::AdminServices admin{**db, clock, *triggers};
+  api::AdminServices admin{**db, clock, *triggers, preloader};
 
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
                                    .cors = options->cors,
-                                   .admin = options->admin ? &admin : nullptr});
+                                   .admin = options->admin ? &admin : nullptr,
+                                   .preloader = model_tables > 0 ? &preloader : nullptr});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(
@@ -139,6 +191,17 @@ int main(int argc, char** argv) {
             << (options->per_key_databases ? "a database per access key and region"
                                            : "one shared database")
             << ")" << std::endl;
+  double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            started).count();
+  if (options->per_key_databases) {
+    std::cout << "models: " << model_tables << " tables, loaded into each database on its first "
+              << "request" << std::endl;
+  } else {
+    std::cout << "models: " << loaded.tables << " tables with " << loaded.indexes
+              << " indexes and " << loaded.items << " items created, " << loaded.existing
+              << " already there; ready in " << std::fixed << std::setprecision(1) << millis
+              << " ms" << std::endl;
+  }
 
   std::thread signal_waiter([&] {
     int sig = 0;

@@ -36,7 +36,15 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "about DynamoDB's four hours)")
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see the README)")
-      ("no-admin", "turn off the admin API (/_localdynamo/…)");
+      ("no-admin", "turn off the admin API (/_localdynamo/…)")
+      ("models-dir", po::value(&options.models_dir),
+       "folder of the preloaded models (default: the fixtures/ the binary ships with)")
+      ("model", po::value(&options.extra_models),
+       "also preload the model folder DIR (fixtures/README.md format); repeatable")
+      ("no-models", po::bool_switch(&options.no_models),
+       "preload none of the built-in models (--model folders still load)")
+      ("sample-items", po::bool_switch(&options.sample_items),
+       "also load the models' sample items into the tables created at start");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ddb::server {
 
@@ -25,6 +26,10 @@ struct Options {
   int64_t shard_rollover_seconds = 4 * 3600;
   std::string triggers_file;            // empty: none
   bool admin = true;
+  std::string models_dir;                // the preloaded models; empty: found by the binary
+  std::vector<std::string> extra_models; // a team's own model folders (--model, repeatable)
+  bool no_models = false;
+  bool sample_items = false;
 };
 
 // Returns the options, or nullopt after printing help, the version or an

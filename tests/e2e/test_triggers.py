@@ -55,9 +55,14 @@ def receiver():
 
 
 def create_layers_table(ddb):
-    ddb.create_table(**LAYERS_TABLE)
-    ddb.update_time_to_live(TableName="lambda-layers",
-                            TimeToLiveSpecification={"Enabled": True, "AttributeName": "ttl"})
+    """The lambda-layers model is preloaded: its table, both indexes, the
+    TTL attribute and the NEW_AND_OLD_IMAGES stream are there at start."""
+    table = ddb.describe_table(TableName="lambda-layers")["Table"]
+    assert sorted(i["IndexName"] for i in table["GlobalSecondaryIndexes"]) == sorted(
+        i["IndexName"] for i in LAYERS_TABLE["GlobalSecondaryIndexes"])
+    assert table["StreamSpecification"] == LAYERS_TABLE["StreamSpecification"]
+    assert ddb.describe_time_to_live(TableName="lambda-layers")["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "ttl"}
 
 
 def layer(region, package, version, status, **extra):
