@@ -11,6 +11,8 @@ packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev
           libboost-program-options-dev zlib1g-dev libgtest-dev)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev)
+  # Node for the JS SDK tests: Debian's, unless the machine already has one.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 
 missing=()
@@ -24,6 +26,11 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--tests" ]]; then
+  # The JS SDK tests' packages, exactly as the lockfile pins them.
+  (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
