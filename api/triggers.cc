@@ -24,6 +24,7 @@ std::string DefinitionKey(std::string_view name) { return "trigger/def/" + std::
 std::string CheckpointKey(std::string_view name) { return "trigger/pos/" + std::string(name); }
 
 constexpr milliseconds kPollInterval{10};
+constexpr int64_t kIdleWaitMillis = 50;  // how soon an idle trigger notices it is stopped
 constexpr milliseconds kNoStreamInterval{200};
 constexpr milliseconds kFirstBackoff{200};
 constexpr milliseconds kMaxBackoff{10'000};
@@ -316,6 +317,7 @@ void TriggerManager::Run(Trigger& trigger) {
       trigger.label = label;
       trigger.position = position;
     }
+    uint64_t writes_seen = db_.StreamWrites();
     auto read = db_.ReadShard(spec.ns, spec.table, label, "", position,
                               static_cast<size_t>(spec.batch_size), kMaxBatchBytes);
     if (!read.ok()) {
@@ -329,7 +331,9 @@ void TriggerManager::Run(Trigger& trigger) {
       continue;
     }
     if (read->records.empty()) {
-      if (!trigger.Wait(kPollInterval)) break;
+      // Woken by the next stream write (the count read before this read, so
+      // a write in between is not missed), or after a while to check stop.
+      db_.WaitForStreamWrites(writes_seen, kIdleWaitMillis);
       continue;
     }
     if (spec.batching_window_seconds > 0 &&

@@ -464,6 +464,7 @@ Result<std::optional<Item>> Database::WriteItemTo(TableState& state, const Table
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   pending.CommitTo(state);
   NoteScheduled(pending.earliest_expiry);
+  NoteStreamWrites(pending);
   return old_item;
 }
 

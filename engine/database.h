@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <climits>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -289,6 +290,12 @@ class Database {
                               std::string_view label, std::string_view shard_id,
                               uint64_t position, size_t limit, size_t max_bytes) const;
 
+  // How many writes have appended stream records so far, and a wait (up to
+  // `timeout_millis`) until that count passes `seen`: how stream consumers
+  // such as the local triggers learn of new records without polling.
+  uint64_t StreamWrites() const;
+  void WaitForStreamWrites(uint64_t seen, int64_t timeout_millis) const;
+
   // Drops every table of every namespace — items, indexes, streams, the TTL
   // schedule — in one batch, as if the database were new (table and stream
   // ids keep counting up, never reused; settings stay). Writes in flight
@@ -344,6 +351,8 @@ class Database {
   void WriteTtlEntries(const TableSchema& schema, const std::string& item_key,
                        const Item* old_item, const Item* new_item, Store::Batch& batch,
                        PendingStats& pending);
+  // Wakes WaitForStreamWrites when the batch of `pending` appended records.
+  void NoteStreamWrites(const PendingStats& pending);
   // Lets the next sweep start early enough for an entry due at `expiry`.
   // Called once the entry is written.
   void NoteScheduled(int64_t expiry);
@@ -407,6 +416,10 @@ class Database {
   // deleted entries (RocksDB tombstones) of the sweeps before it.
   std::atomic<int64_t> ttl_swept_through_{0};
   std::atomic<int64_t> ttl_written_min_{INT64_MAX};
+
+  mutable std::mutex stream_writes_mu_;
+  mutable std::condition_variable stream_writes_cv_;
+  uint64_t stream_writes_ = 0;  // guarded by stream_writes_mu_
 
   // Every readable stream, enabled or not, by stream id. Lock order:
   // catalog_mu_, then a table's write_mu, then streams_mu_ or a stream's mu.

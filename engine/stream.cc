@@ -15,7 +15,7 @@ namespace {
 // where keys and images are EncodeItem bytes.
 constexpr uint8_t kRecordFormatVersion = 1;
 
-void PutOptionalItem(std::string* out, const std::optional<Item>& item) {
+void PutOptionalItem(std::string* out, const Item* item) {
   out->push_back(item ? 1 : 0);
   if (item) coding::PutString(out, EncodeItem(*item));
 }
@@ -51,18 +51,6 @@ std::string StreamRecordKey(uint64_t stream_id, uint64_t sequence) {
   return key;
 }
 
-std::string EncodeStreamRecord(const StreamRecord& record) {
-  std::string out;
-  out.push_back(static_cast<char>(kRecordFormatVersion));
-  out.push_back(static_cast<char>(record.event));
-  coding::PutVarint(&out, static_cast<uint64_t>(record.created_millis));
-  out.push_back(record.by_ttl ? 1 : 0);
-  coding::PutString(&out, EncodeItem(record.keys));
-  PutOptionalItem(&out, record.old_image);
-  PutOptionalItem(&out, record.new_image);
-  return out;
-}
-
 Result<StreamRecord> DecodeStreamRecord(std::string_view bytes, uint64_t sequence) {
   coding::Reader in(bytes);
   StreamRecord record;
@@ -78,22 +66,27 @@ Result<StreamRecord> DecodeStreamRecord(std::string_view bytes, uint64_t sequenc
   return record;
 }
 
-std::optional<StreamRecord> MakeStreamRecord(const TableSchema& schema,
-                                             std::string_view view_type, const Item* old_item,
-                                             const Item* new_item) {
+std::optional<std::string> EncodeStreamRecord(const TableSchema& schema,
+                                              std::string_view view_type, const Item* old_item,
+                                              const Item* new_item, int64_t created_millis,
+                                              bool by_ttl) {
+  if (!old_item && !new_item) return std::nullopt;
   // DynamoDB writes no record for a write that leaves the item as it was.
   if (old_item && new_item && *old_item == *new_item) return std::nullopt;
-  if (!old_item && !new_item) return std::nullopt;
-  StreamRecord record;
-  record.event = !old_item   ? StreamEventName::kInsert
-                 : new_item ? StreamEventName::kModify
-                            : StreamEventName::kRemove;
-  record.keys = ExtractKey(schema, new_item ? *new_item : *old_item);
+  StreamEventName event = !old_item   ? StreamEventName::kInsert
+                          : new_item ? StreamEventName::kModify
+                                     : StreamEventName::kRemove;
   bool keep_old = view_type == "OLD_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
   bool keep_new = view_type == "NEW_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
-  if (keep_old && old_item) record.old_image = *old_item;
-  if (keep_new && new_item) record.new_image = *new_item;
-  return record;
+  std::string out;
+  out.push_back(static_cast<char>(kRecordFormatVersion));
+  out.push_back(static_cast<char>(event));
+  coding::PutVarint(&out, static_cast<uint64_t>(created_millis));
+  out.push_back(by_ttl ? 1 : 0);
+  coding::PutString(&out, EncodeItem(ExtractKey(schema, new_item ? *new_item : *old_item)));
+  PutOptionalItem(&out, keep_old ? old_item : nullptr);
+  PutOptionalItem(&out, keep_new ? new_item : nullptr);
+  return out;
 }
 
 size_t StreamRecordSize(const StreamRecord& record) {

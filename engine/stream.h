@@ -10,7 +10,7 @@
 // order" the same as "in sequence order".
 //
 // Storage (persisted — do not change; docs/storage.md):
-//   streams family: stream_id:u64be sequence:u64be -> EncodeStreamRecord
+//   streams family: stream_id:u64be sequence:u64be -> EncodeStreamRecord's bytes
 //   catalog:        "x" stream_id:u64be            -> EncodeStreamInfo
 //                   (catalog_codec.cc)
 //
@@ -90,15 +90,16 @@ struct StreamState {
 std::string StreamRecordKey(uint64_t stream_id, uint64_t sequence);
 std::string StreamPrefix(uint64_t stream_id);
 
-std::string EncodeStreamRecord(const StreamRecord& record);
+// The stored record of replacing `old_item` by `new_item` (either may be
+// null, not both), with the images `view_type` keeps; nullopt when nothing
+// changed, as DynamoDB writes no record then. Encodes straight from the
+// items the write holds, without copying them.
+std::optional<std::string> EncodeStreamRecord(const TableSchema& schema,
+                                              std::string_view view_type, const Item* old_item,
+                                              const Item* new_item, int64_t created_millis,
+                                              bool by_ttl);
 // `sequence` comes from the key. kInternal if not written by the encoder.
 Result<StreamRecord> DecodeStreamRecord(std::string_view bytes, uint64_t sequence);
-
-// The record of replacing `old_item` by `new_item` (either may be null, not
-// both) with the images `view_type` keeps; nullopt when nothing changed.
-std::optional<StreamRecord> MakeStreamRecord(const TableSchema& schema,
-                                             std::string_view view_type, const Item* old_item,
-                                             const Item* new_item);
 
 // DynamoDB's SizeBytes of a record: its keys and images.
 size_t StreamRecordSize(const StreamRecord& record);

@@ -2,6 +2,7 @@
 // stream, appending records in the writer's batch, shard rollover,
 // trimming, and the reads behind the Streams API. Also the settings store.
 #include <algorithm>
+#include <chrono>
 #include <tuple>
 
 #include "engine/catalog_codec.h"
@@ -113,14 +114,32 @@ void Database::AppendStreamRecord(TableState& state, const TableSchema& schema,
   if (!state.stream) return;
   StreamState& stream = *state.stream;
   // The view type is fixed for a stream's life; no lock needed to read it.
-  auto record = MakeStreamRecord(schema, stream.info.view_type, old_item, new_item);
+  auto record = EncodeStreamRecord(schema, stream.info.view_type, old_item, new_item,
+                                   clock_.NowMillis(), by_ttl);
   if (!record) return;
   if (pending.next_sequence == 0) pending.next_sequence = stream.next_sequence;
-  record->sequence = pending.next_sequence++;
-  record->created_millis = clock_.NowMillis();
-  record->by_ttl = by_ttl;
-  batch.Put(Family::kStreams, StreamRecordKey(stream.info.stream_id, record->sequence),
-            EncodeStreamRecord(*record));
+  uint64_t sequence = pending.next_sequence++;
+  batch.Put(Family::kStreams, StreamRecordKey(stream.info.stream_id, sequence), *record);
+}
+
+void Database::NoteStreamWrites(const PendingStats& pending) {
+  if (pending.next_sequence == 0) return;
+  {
+    std::lock_guard lock(stream_writes_mu_);
+    ++stream_writes_;
+  }
+  stream_writes_cv_.notify_all();
+}
+
+uint64_t Database::StreamWrites() const {
+  std::lock_guard lock(stream_writes_mu_);
+  return stream_writes_;
+}
+
+void Database::WaitForStreamWrites(uint64_t seen, int64_t timeout_millis) const {
+  std::unique_lock lock(stream_writes_mu_);
+  stream_writes_cv_.wait_for(lock, std::chrono::milliseconds(timeout_millis),
+                             [&] { return stream_writes_ != seen; });
 }
 
 std::shared_ptr<TableState> Database::FindTableById(uint64_t table_id) const {

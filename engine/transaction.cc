@@ -107,6 +107,7 @@ Result<TransactWriteOutcome> Database::TransactWrite(
   for (auto& [state, stats] : pending) {
     stats.CommitTo(*state);
     NoteScheduled(stats.earliest_expiry);
+    NoteStreamWrites(stats);
   }
   outcome.committed = true;
   for (size_t i = 0; i < items.size(); ++i) {

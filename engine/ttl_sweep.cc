@@ -143,6 +143,7 @@ Result<Database::ExpireOutcome> Database::ExpireEntry(int64_t expiry,
   pending.AddTo(schema->table_id, batch);
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   pending.CommitTo(*state);
+  NoteStreamWrites(pending);
   *expired = ExpiredItem{state->ns, schema->name, std::move(key), expiry};
   return ExpireOutcome::kDeleted;
 }
