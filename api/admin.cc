@@ -11,6 +11,9 @@
 namespace ddb::api {
 namespace {
 
+constexpr int kMaxBodyDepth = 64;
+constexpr int64_t kLatestMillis = 253402300799999;  // 9999-12-31T23:59:59.999Z
+
 Response Answer(ApiResult<std::string> result) {
   if (!result.ok()) return {result.error().http_status, RenderError(result.error())};
   return {200, std::move(result).value()};
@@ -41,8 +44,7 @@ std::string ClockJson(const engine::ShiftableClock& clock) {
 
 ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
     return ApiError::Validation("The body must be a JSON object");
   }
   RequestReader r(doc);
@@ -63,7 +65,12 @@ ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view
     return ApiError::Validation(
         "The clock only moves forward by up to a century; use SetMillis to set it");
   }
-  if (set && *set < 0) return ApiError::Validation("SetMillis must not be negative");
+  if (set && (*set < 0 || *set > kLatestMillis)) {
+    return ApiError::Validation("SetMillis must be between 0 and 253402300799999 (9999-12-31)");
+  }
+  if (clock.NowMillis() + advance > kLatestMillis) {
+    return ApiError::Validation("The clock cannot go past 9999-12-31");
+  }
   if (set) {
     clock.Set(*set);
   } else if (reset) {
@@ -75,14 +82,27 @@ ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view
 }
 
 ApiResult<std::string> Sweep(engine::Database& db) {
-  auto deleted = db.SweepExpired();
-  if (!deleted.ok()) return deleted.status();
+  // In chunks, so that memory stays bounded however much is due; the answer
+  // lists the first kMaxListed and counts them all.
+  constexpr size_t kChunk = 1000;
+  constexpr size_t kMaxListed = 1000;
+  std::vector<engine::ExpiredItem> listed;
+  uint64_t count = 0;
+  for (;;) {
+    auto deleted = db.SweepExpired(kChunk);
+    if (!deleted.ok()) return deleted.status();
+    count += deleted->size();
+    for (auto& item : *deleted) {
+      if (listed.size() < kMaxListed) listed.push_back(std::move(item));
+    }
+    if (deleted->size() < kChunk) break;
+  }
   auto maintained = db.MaintainStreams();
   if (!maintained.ok()) return maintained;
   return RenderObject([&](JsonWriter& w) {
     w.Key("Deleted");
     w.StartArray();
-    for (const auto& item : *deleted) {
+    for (const auto& item : listed) {
       w.StartObject();
       if (!item.ns.empty()) {
         w.Key("Namespace");
@@ -98,7 +118,7 @@ ApiResult<std::string> Sweep(engine::Database& db) {
     }
     w.EndArray();
     w.Key("DeletedCount");
-    w.Uint64(deleted->size());
+    w.Uint64(count);
   });
 }
 
@@ -106,7 +126,7 @@ ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view metho
                                 std::string_view name, std::string_view body) {
   if (name.empty()) {
     if (method == "GET") return triggers.ListJson();
-    if (method == "POST") return triggers.Add(body, /*persist=*/true);
+    if (method == "POST") return triggers.Add(body, TriggerSource::kAdminApi);
     return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/triggers");
   }
   if (method == "GET") {
@@ -175,6 +195,11 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     return Answer(Triggers(services.triggers, method, name, body));
   }
   return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));
+}
+
+Response AdminCrossOriginResponse() {
+  ApiError error = ApiError::AdminCrossOrigin();
+  return {error.http_status, RenderError(error)};
 }
 
 Response AdminDisabledResponse() {

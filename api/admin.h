@@ -47,7 +47,9 @@ struct AdminServices {
 Response HandleAdmin(AdminServices& services, std::string_view method, std::string_view path,
                      std::string_view body);
 
-// The answer to every admin request when the admin API is turned off.
+// The answer to every admin request when the admin API is turned off, and
+// to one a browser sent from a page of another origin.
 Response AdminDisabledResponse();
+Response AdminCrossOriginResponse();
 
 }  // namespace ddb::api

@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "api/json_reader.h"
 #include "api/operations.h"
 
 namespace ddb::api {
@@ -74,28 +75,6 @@ Response ErrorResponse(const ApiError& error) { return {error.http_status, Rende
 // this leaves room for deeper ones to get DynamoDB's own nesting error.
 constexpr int kMaxJsonNesting = 256;
 
-// Whether the brackets of `json` (outside strings) nest deeper than `limit`.
-bool JsonNestingExceeds(std::string_view json, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;  // skip the escaped character
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > limit) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 

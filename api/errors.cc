@@ -88,6 +88,10 @@ ApiError ApiError::AdminDisabled() {
   return Make(kLocalDynamo, "AdminApiDisabledException",
               "The admin API is turned off (the server was started with --no-admin)", 403);
 }
+ApiError ApiError::AdminCrossOrigin() {
+  return Make(kLocalDynamo, "CrossOriginRequestException",
+              "The admin API refuses requests from pages of another origin", 403);
+}
 ApiError ApiError::AdminNotFound(std::string message) {
   return Make(kLocalDynamo, "NotFoundException", std::move(message), 404);
 }

@@ -61,6 +61,7 @@ struct ApiError {
   static ApiError TrimmedDataAccess(std::string message);
   // The admin API (api/admin.h): not DynamoDB's, so in a namespace of ours.
   static ApiError AdminDisabled();
+  static ApiError AdminCrossOrigin();
   static ApiError AdminNotFound(std::string message);
   static ApiError AdminMethodNotAllowed(std::string message);
 };

@@ -161,8 +161,10 @@ bool MatchObject(const Value& pattern, const Value* event) {
 
 ApiResult<EventFilter> EventFilter::Parse(std::string_view pattern) {
   auto doc = std::make_shared<rapidjson::Document>();
-  doc->Parse(pattern.data(), pattern.size());
-  if (doc->HasParseError() || !doc->IsObject()) {
+  // Patterns follow a record's shape; nothing real nests this deep, and the
+  // checks and the matching below recurse.
+  constexpr int kMaxPatternDepth = 32;
+  if (!ParseBounded(pattern, kMaxPatternDepth, doc.get()) || !doc->IsObject()) {
     return BadPattern("a pattern is a JSON object");
   }
   if (auto error = CheckPattern(*doc)) return *error;

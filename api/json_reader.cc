@@ -187,4 +187,34 @@ ApiError Constraints::ToError() const {
   return ApiError::Validation(std::move(message));
 }
 
+// (json_reader.h) Whether the brackets of `json` (outside strings) nest deeper than `limit`.
+bool JsonNestingExceeds(std::string_view json, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // skip the escaped character
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > limit) return true;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc) {
+  if (JsonNestingExceeds(json, max_depth)) return false;
+  doc->Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(json.data(),
+                                                                                   json.size());
+  return !doc->HasParseError();
+}
+
 }  // namespace ddb::api

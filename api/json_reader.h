@@ -108,6 +108,15 @@ std::string TableNameFromArn(std::string_view name_or_arn);
 // The length DynamoDB's constraints measure: UTF-16 code units of UTF-8 text.
 size_t Utf16Length(std::string_view utf8);
 
+// Whether the brackets of `json` (outside strings) nest deeper than `limit`:
+// checked before any recursive code (RapidJSON's writer, our visitors) sees
+// the document.
+bool JsonNestingExceeds(std::string_view json, int limit);
+
+// Parses `json` iteratively into `doc` unless it nests deeper than
+// `max_depth`; false on either problem.
+bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc);
+
 // Quotes a value as DynamoDB echoes it: 'text'.
 std::string Quote(std::string_view text);
 

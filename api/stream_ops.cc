@@ -84,7 +84,10 @@ std::optional<ShardIterator> DecodeIterator(std::string_view text) {
   const char* end = payload->data() + payload->size();
   auto p = std::from_chars(payload->data() + a + 1, payload->data() + b, it.position);
   auto c = std::from_chars(payload->data() + b + 1, end, it.created_millis);
-  if (p.ec != std::errc() || c.ec != std::errc() || c.ptr != end) return std::nullopt;
+  if (p.ec != std::errc() || p.ptr != payload->data() + b || c.ec != std::errc() ||
+      c.ptr != end || it.shard_id.empty()) {
+    return std::nullopt;
+  }
   return it;
 }
 

@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -29,6 +30,7 @@ constexpr milliseconds kNoStreamInterval{200};
 constexpr milliseconds kFirstBackoff{200};
 constexpr milliseconds kMaxBackoff{10'000};
 constexpr size_t kMaxBatchBytes = 6 * 1024 * 1024;  // Lambda's payload limit
+constexpr int kMaxDefinitionDepth = 40;  // filter patterns nest a record's depth, no more
 
 ApiError Invalid(std::string message) { return ApiError::Validation(std::move(message)); }
 
@@ -67,12 +69,35 @@ ApiResult<std::vector<EventFilter>> ParseFilters(const rapidjson::Value& criteri
   return filters;
 }
 
+// {"Records": [...]} of the records `spec`'s filters let through, in
+// Lambda's event shape; empty when none does.
+std::string EventBody(const TriggerSpec& spec, const engine::StreamInfo& stream,
+                      const std::string& label, const std::vector<engine::StreamRecord>& records,
+                      size_t* count) {
+  std::string arn = StreamArn(spec.region, "000000000000", spec.table, label);
+  std::string body = "{\"Records\":[";
+  size_t matched = 0;
+  for (const auto& record : records) {
+    rapidjson::StringBuffer buffer;
+    JsonWriter w(buffer);
+    WriteStreamRecord(w, record, stream, spec.region, arn, RecordShape::kLambdaEvent);
+    rapidjson::Document doc;
+    doc.Parse(buffer.GetString(), buffer.GetSize());
+    if (!MatchesAny(spec.filters, doc)) continue;
+    if (matched++) body += ",";
+    body.append(buffer.GetString(), buffer.GetSize());
+  }
+  *count = matched;
+  return matched == 0 ? std::string() : body + "]}";
+}
+
 }  // namespace
 
 ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return Invalid("A trigger is a JSON object");
+  if (!ParseBounded(json, kMaxDefinitionDepth, &doc) || !doc.IsObject()) {
+    return Invalid("A trigger is a JSON object");
+  }
   RequestReader r(doc);
   TriggerSpec spec;
   auto name = r.String("Name");
@@ -142,6 +167,8 @@ struct TriggerManager::Trigger {
   std::mutex mu;
   std::condition_variable wake;
   bool stop = false;  // guarded by mu
+  // Set with `stop`; a delivery in progress gives up when it sees it.
+  std::atomic<bool> cancel{false};
   // Guarded by mu: what the admin API shows.
   std::string label;
   uint64_t position = 0;
@@ -166,8 +193,9 @@ struct TriggerManager::Trigger {
   }
 };
 
-TriggerManager::TriggerManager(engine::Database& db, TriggerTransport& transport, Log log)
-    : db_(db), transport_(transport), log_(std::move(log)) {}
+TriggerManager::TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
+                               bool allow_commands)
+    : db_(db), transport_(transport), log_(std::move(log)), allow_commands_(allow_commands) {}
 
 TriggerManager::~TriggerManager() {
   std::map<std::string, std::unique_ptr<Trigger>, std::less<>> triggers;
@@ -180,14 +208,24 @@ TriggerManager::~TriggerManager() {
       std::lock_guard lock(trigger->mu);
       trigger->stop = true;
     }
+    trigger->cancel = true;
     trigger->wake.notify_all();
   }
   for (auto& [name, trigger] : triggers) trigger->thread.join();
 }
 
-ApiResult<std::string> TriggerManager::Add(std::string_view definition, bool persist) {
+ApiResult<std::string> TriggerManager::Add(std::string_view definition, TriggerSource source) {
   auto spec = ParseTriggerSpec(definition);
   if (!spec.ok()) return spec.take_error();
+  // A command or a file path from the network runs or writes on this
+  // machine: only from the --triggers file, unless the server allows it.
+  if (source != TriggerSource::kFile && !allow_commands_ &&
+      (!spec->command.empty() || !spec->on_failure_file.empty())) {
+    return Invalid(
+        "Command and OnFailure triggers come from the --triggers file; start the server with "
+        "--allow-command-triggers to create them through the admin API");
+  }
+  bool persist = source == TriggerSource::kAdminApi;
   std::lock_guard lock(mu_);
   if (triggers_.count(spec->name)) {
     return ApiError::ResourceInUse("Trigger already exists: " + spec->name);
@@ -207,7 +245,9 @@ ApiResult<std::string> TriggerManager::Add(std::string_view definition, bool per
 
 ApiResult<size_t> TriggerManager::AddFromFile(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  if (!ParseBounded(json, kMaxDefinitionDepth + 2, &doc)) {
+    return Invalid("The triggers file must hold a JSON list of trigger definitions");
+  }
   const rapidjson::Value* list = &doc;
   if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("Triggers")) list = &doc["Triggers"];
   if (doc.HasParseError() || !list->IsArray()) {
@@ -227,7 +267,7 @@ ApiResult<size_t> TriggerManager::AddFromFile(std::string_view json) {
     }
   }
   for (const auto& definition : definitions) {
-    auto added = Add(definition, false);
+    auto added = Add(definition, TriggerSource::kFile);
     if (!added.ok()) return added.take_error();
   }
   return definitions.size();
@@ -246,6 +286,7 @@ bool TriggerManager::Remove(std::string_view name) {
     std::lock_guard lock(trigger->mu);
     trigger->stop = true;
   }
+  trigger->cancel = true;
   trigger->wake.notify_all();
   trigger->thread.join();
   (void)db_.DeleteSetting(DefinitionKey(name));
@@ -263,7 +304,7 @@ engine::Status TriggerManager::StartPersisted() {
       std::lock_guard lock(mu_);
       if (triggers_.count(name)) continue;  // the file defines it again
     }
-    auto added = Add(definition, false);
+    auto added = Add(definition, TriggerSource::kRestored);
     if (!added.ok()) log_("trigger " + name + ": not started: " + added.error().message);
   }
   return engine::Status::Ok();
@@ -271,17 +312,24 @@ engine::Status TriggerManager::StartPersisted() {
 
 void TriggerManager::Run(Trigger& trigger) {
   const TriggerSpec& spec = trigger.spec;
+  // The checkpoint: the stream being read (its label; empty before the
+  // first start) and the next sequence number to deliver from it.
   std::string label;
   uint64_t position = 0;
   if (auto saved = db_.GetSetting(CheckpointKey(spec.name)); saved.ok() && saved->has_value()) {
-    size_t newline = (*saved)->find('\n');
-    if (newline != std::string::npos) {
-      label = (*saved)->substr(0, newline);
-      position = std::strtoull((*saved)->c_str() + newline + 1, nullptr, 10);
+    // "<table>\n<label>\n<position>"; a checkpoint of another table (a
+    // trigger name reused) does not count.
+    std::string_view text = **saved;
+    size_t first = text.find('\n');
+    size_t second = first == std::string_view::npos ? first : text.find('\n', first + 1);
+    if (second != std::string_view::npos && text.substr(0, first) == spec.table) {
+      label = std::string(text.substr(first + 1, second - first - 1));
+      position = std::strtoull(std::string(text.substr(second + 1)).c_str(), nullptr, 10);
     }
   }
   auto save_checkpoint = [&] {
-    (void)db_.PutSetting(CheckpointKey(spec.name), label + "\n" + std::to_string(position));
+    (void)db_.PutSetting(CheckpointKey(spec.name),
+                         spec.table + "\n" + label + "\n" + std::to_string(position));
     std::lock_guard lock(trigger.mu);
     trigger.label = label;
     trigger.position = position;
@@ -291,24 +339,54 @@ void TriggerManager::Run(Trigger& trigger) {
   bool filling = false;
   while (!trigger.stopped()) {
     auto table = db_.DescribeTable(spec.ns, spec.table);
-    if (!table.ok() || !table->schema.stream.enabled) {
-      trigger.SetState(table.ok() ? "waiting for a stream" : "waiting for the table");
-      if (!trigger.Wait(kNoStreamInterval)) break;
-      continue;
-    }
-    const std::string& current = table->schema.stream.label;
-    auto stream = db_.DescribeStream(spec.ns, spec.table, current);
-    if (!stream.ok()) {
-      if (!trigger.Wait(kNoStreamInterval)) break;
-      continue;
-    }
-    if (label != current) {
-      // The first start, or the table's stream was replaced: begin at the
-      // starting position (a replaced stream's successor from its start).
-      bool from_start = spec.from_trim_horizon || !label.empty();
+    std::string current =
+        table.ok() && table->schema.stream.enabled ? table->schema.stream.label : "";
+    if (label.empty()) {
+      if (current.empty()) {
+        trigger.SetState(table.ok() ? "waiting for a stream" : "waiting for the table");
+        if (!trigger.Wait(kNoStreamInterval)) break;
+        continue;
+      }
+      auto stream = db_.DescribeStream(spec.ns, spec.table, current);
+      if (!stream.ok()) continue;
       label = current;
-      position = from_start ? stream->info.trim_horizon : stream->next_sequence;
+      position = spec.from_trim_horizon ? stream->info.trim_horizon : stream->next_sequence;
       save_checkpoint();
+    }
+    auto stream = db_.DescribeStream(spec.ns, spec.table, label);
+    uint64_t writes_seen = db_.StreamWrites();
+    auto read = stream.ok() ? db_.ReadShard(spec.ns, spec.table, label, "", position,
+                                            static_cast<size_t>(spec.batch_size), kMaxBatchBytes)
+                            : engine::Result<engine::ShardRead>(stream.status());
+    if (!read.ok() && read.status().code() == engine::Status::Code::kTrimmedData) {
+      // Trimmed past the checkpoint: what is gone is gone, as in Lambda.
+      position = stream->info.trim_horizon;
+      save_checkpoint();
+      continue;
+    }
+    // The stream read is gone (trimmed away a day after it was disabled), or
+    // disabled and read to its end: move on to the table's current stream,
+    // from its start, so nothing written there is skipped.
+    bool finished = !read.ok() ? read.status().code() == engine::Status::Code::kNotFound
+                               : read->drained && read->records.empty();
+    if (finished) {
+      if (current == label) current.clear();  // cannot happen; never loop on it
+      label.clear();
+      if (!current.empty()) {
+        if (auto next = db_.DescribeStream(spec.ns, spec.table, current); next.ok()) {
+          label = current;
+          position = next->info.trim_horizon;
+          save_checkpoint();
+          continue;
+        }
+      }
+      trigger.SetState("waiting for a stream");
+      if (!trigger.Wait(kNoStreamInterval)) break;
+      continue;
+    }
+    if (!read.ok()) {
+      if (!trigger.Wait(kNoStreamInterval)) break;
+      continue;
     }
     {
       std::lock_guard lock(trigger.mu);
@@ -317,26 +395,13 @@ void TriggerManager::Run(Trigger& trigger) {
       trigger.label = label;
       trigger.position = position;
     }
-    uint64_t writes_seen = db_.StreamWrites();
-    auto read = db_.ReadShard(spec.ns, spec.table, label, "", position,
-                              static_cast<size_t>(spec.batch_size), kMaxBatchBytes);
-    if (!read.ok()) {
-      // Trimmed past the checkpoint: what is gone is gone, as in Lambda.
-      if (read.status().code() == engine::Status::Code::kTrimmedData) {
-        position = stream->info.trim_horizon;
-        save_checkpoint();
-      } else if (!trigger.Wait(kNoStreamInterval)) {
-        break;
-      }
-      continue;
-    }
     if (read->records.empty()) {
       // Woken by the next stream write (the count read before this read, so
       // a write in between is not missed), or after a while to check stop.
       db_.WaitForStreamWrites(writes_seen, kIdleWaitMillis);
       continue;
     }
-    if (spec.batching_window_seconds > 0 &&
+    if (spec.batching_window_seconds > 0 && !read->drained &&
         read->records.size() < static_cast<size_t>(spec.batch_size)) {
       if (!filling) first_seen = Clock::now();
       filling = true;
@@ -346,22 +411,10 @@ void TriggerManager::Run(Trigger& trigger) {
       }
     }
     filling = false;
-    std::string arn = StreamArn(spec.region, "000000000000", spec.table, label);
-    std::string body = "{\"Records\":[";
-    size_t matched = 0;
-    for (const auto& record : read->records) {
-      rapidjson::StringBuffer buffer;
-      JsonWriter w(buffer);
-      WriteStreamRecord(w, record, stream->info, spec.region, arn, RecordShape::kLambdaEvent);
-      rapidjson::Document doc;
-      doc.Parse(buffer.GetString(), buffer.GetSize());
-      if (!MatchesAny(spec.filters, doc)) continue;
-      if (matched++) body += ",";
-      body.append(buffer.GetString(), buffer.GetSize());
-    }
-    body += "]}";
+    size_t count = 0;
+    std::string body = EventBody(spec, stream->info, label, read->records, &count);
     uint64_t first = read->records.front().sequence, last = read->records.back().sequence;
-    if (matched > 0 && !DeliverWithRetries(trigger, body, matched, first, last)) break;
+    if (count > 0 && !DeliverWithRetries(trigger, body, count, first, last)) break;
     position = read->next_position;
     save_checkpoint();
   }
@@ -375,7 +428,9 @@ bool TriggerManager::DeliverWithRetries(Trigger& trigger, const std::string& bod
   std::string range = "sequence " + std::to_string(first) + ".." + std::to_string(last);
   for (int attempt = 1;; ++attempt) {
     auto started = Clock::now();
-    DeliveryOutcome outcome = transport_.Deliver(spec.url, spec.command, body, spec.timeout_seconds);
+    DeliveryOutcome outcome =
+        transport_.Deliver(spec.url, spec.command, body, spec.timeout_seconds, trigger.cancel);
+    if (trigger.cancel) return false;  // stopped: the checkpoint stays
     auto took = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
     if (outcome.ok) {
       log_("trigger " + spec.name + ": delivered " + std::to_string(count) + " record(s), " +

@@ -28,6 +28,7 @@
 // runs on a thread of its own.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,8 +55,10 @@ class TriggerTransport {
   // POSTs `body` to `url` when it is set, else runs `command` with `body`
   // on standard input; gives up after `timeout_seconds`. ok means a 2xx
   // answer or exit status 0.
+  // Gives up soon after `cancel` becomes true (the trigger is stopping).
   virtual DeliveryOutcome Deliver(const std::string& url, const std::string& command,
-                                  const std::string& body, int timeout_seconds) = 0;
+                                  const std::string& body, int timeout_seconds,
+                                  const std::atomic<bool>& cancel) = 0;
 };
 
 struct TriggerSpec {
@@ -79,16 +82,23 @@ struct TriggerSpec {
 // member at fault.
 ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json);
 
+// Where a definition comes from: the --triggers file, the admin API (kept
+// in the database), or the database at start (one the admin API made).
+enum class TriggerSource { kFile, kAdminApi, kRestored };
+
 class TriggerManager {
  public:
   using Log = std::function<void(const std::string& line)>;
-  TriggerManager(engine::Database& db, TriggerTransport& transport, Log log);
+  // `allow_commands`: whether Command and OnFailure triggers may come from
+  // the admin API (--allow-command-triggers); the file may always use them.
+  TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
+                 bool allow_commands = false);
   ~TriggerManager();  // stops every trigger
 
-  // Starts a trigger from its definition; `persist` keeps the definition in
-  // the database, so that it survives a restart (the admin API's triggers;
-  // the --triggers file's are declared anew at each start).
-  ApiResult<std::string> Add(std::string_view definition, bool persist);
+  // Starts a trigger from its definition. The admin API's are kept in the
+  // database, so that they survive a restart; the --triggers file's are
+  // declared anew at each start.
+  ApiResult<std::string> Add(std::string_view definition, TriggerSource source);
   // Adds every definition of a --triggers file: a JSON list of definitions
   // (or {"Triggers": [...]}), none persisted. The first bad one fails the
   // whole file, naming its position.
@@ -116,6 +126,7 @@ class TriggerManager {
   engine::Database& db_;
   TriggerTransport& transport_;
   Log log_;
+  const bool allow_commands_;
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Trigger>, std::less<>> triggers_;  // guarded by mu_
 };

@@ -237,7 +237,8 @@ Result<StreamInfo> DecodeStreamInfo(std::string_view bytes) {
   r.Field(version);
   StreamInfo info;
   if (version == kStreamInfoFormatVersion) Fields(r, info);
-  if (version != kStreamInfoFormatVersion || !r.in().done() || r.bad_count()) {
+  if (version != kStreamInfoFormatVersion || !r.in().done() || r.bad_count() ||
+      info.shards.empty()) {
     return Status::Internal("stored stream description is corrupt");
   }
   return info;

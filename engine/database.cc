@@ -65,18 +65,6 @@ std::string NewUuid() {
   return buf;
 }
 
-// A stream label is the creation time as ISO 8601 with milliseconds.
-std::string StreamLabel(int64_t millis) {
-  std::time_t seconds = millis / 1000;
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(millis % 1000));
-  return buf;
-}
-
 Status TableNotFound(std::string_view name) {
   return Status::NotFound("Requested resource not found: Table: " + std::string(name) +
                           " not found");
@@ -180,10 +168,7 @@ Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema 
   batch.Put(Family::kCatalog, kNextTableIdKey, next_id);
   batch.Put(Family::kCatalog, StatsKey(schema.table_id), EncodeTableStats({}));
   std::shared_ptr<StreamState> stream;
-  if (schema.stream.enabled) {
-    schema.stream.label = StreamLabel(now);
-    stream = StartStream(ns, schema, batch);
-  }
+  if (schema.stream.enabled) stream = StartStream(ns, schema, batch);
   batch.Put(Family::kCatalog, SchemaKey(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   ++next_table_id_;
@@ -229,13 +214,6 @@ Result<TableDescription> Database::UpdateTable(
   DDB_RETURN_IF_ERROR(change(schema));
   bool stream_started = schema.stream.enabled && !old_schema->stream.enabled;
   bool stream_stopped = !schema.stream.enabled && old_schema->stream.enabled;
-  if (stream_started) {
-    // A new stream, a new label — distinct from the last one even when
-    // re-enabled within the same millisecond.
-    int64_t millis = clock_.NowMillis();
-    while (StreamLabel(millis) <= old_schema->stream.label) ++millis;
-    schema.stream.label = StreamLabel(millis);
-  }
 
   std::vector<IndexSchema*> created;
   for (auto& index : schema.global_indexes) {

@@ -364,9 +364,11 @@ class Database {
   // Re-schedules every item of the table for `schema`'s TTL attribute
   // (`old_schema`'s entries removed). REQUIRES: state.write_mu held.
   Status RescheduleTtl(const TableSchema& old_schema, const TableSchema& schema);
-  // A new stream for `schema` (label set), written to `batch`; registered by
-  // RegisterStream once the batch is written.
-  std::shared_ptr<StreamState> StartStream(std::string_view ns, const TableSchema& schema,
+  // A new stream for `schema`, written to `batch`, with a label (set in
+  // `schema.stream.label` too) later than every other stream of the same
+  // table name has had; registered by RegisterStream once the batch is
+  // written. REQUIRES: `schema`'s own entry is put to `batch` after this.
+  std::shared_ptr<StreamState> StartStream(std::string_view ns, TableSchema& schema,
                                            Store::Batch& batch);
   void RegisterStream(std::shared_ptr<StreamState> stream);
   // Disables `stream`, closing its open shard, in `batch`.
@@ -378,6 +380,10 @@ class Database {
   // Closes the open shard of `stream` and opens its child, if it is old
   // enough. REQUIRES: the table's write_mu held.
   Status RollShard(StreamState& stream, int64_t now);
+  // Serializes sweeps and stream maintenance (the background thread and the
+  // admin API may both ask): each assumes it is the only one moving the
+  // sweep's start point and the trim horizons.
+  std::mutex maintenance_mu_;
   Status TrimStream(StreamState& stream, int64_t now);
   // Deletes the expired item behind one schedule entry (`expired` says
   // which), drops the entry alone when it is stale, or defers it while a

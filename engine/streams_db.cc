@@ -2,6 +2,8 @@
 // stream, appending records in the writer's batch, shard rollover,
 // trimming, and the reads behind the Streams API. Also the settings store.
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <chrono>
 #include <tuple>
 
@@ -27,6 +29,18 @@ void PutStreamInfo(const StreamInfo& info, Store::Batch& batch) {
   batch.Put(Family::kCatalog, StreamInfoKey(info.stream_id), EncodeStreamInfo(info));
 }
 
+// A stream label is the creation time as ISO 8601 with milliseconds.
+std::string StreamLabel(int64_t millis) {
+  std::time_t seconds = millis / 1000;
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(millis % 1000));
+  return buf;
+}
+
 StreamShard NewShard(const StreamInfo& info, uint64_t first_sequence, int64_t now) {
   StreamShard shard;
   shard.shard_id = ShardId(now, info.stream_id, info.shards.size());
@@ -38,14 +52,22 @@ StreamShard NewShard(const StreamInfo& info, uint64_t first_sequence, int64_t no
 
 }  // namespace
 
-std::shared_ptr<StreamState> Database::StartStream(std::string_view ns, const TableSchema& schema,
+std::shared_ptr<StreamState> Database::StartStream(std::string_view ns, TableSchema& schema,
                                                    Store::Batch& batch) {
+  // Labels name streams within a table name, also across a deleted and
+  // re-created table and a clock moved back: later than all before.
   int64_t now = clock_.NowMillis();
   StreamInfo info;
   {
     std::lock_guard lock(streams_mu_);
     info.stream_id = next_stream_id_++;
+    for (const auto& [id, stream] : streams_) {
+      if (stream->info.ns == ns && stream->info.table_name == schema.name) {
+        now = std::max(now, stream->info.created_millis + 1);
+      }
+    }
   }
+  schema.stream.label = StreamLabel(now);
   std::string next_id;
   coding::PutVarint(&next_id, info.stream_id + 1);
   batch.Put(Family::kCatalog, kNextStreamIdKey, next_id);
@@ -103,9 +125,27 @@ Status Database::LoadStreams() {
     auto stream = std::make_shared<StreamState>(std::move(info).value(), next);
     auto table = tables_by_id_.find(stream->info.table_id);
     if (stream->info.enabled() && table != tables_by_id_.end()) table->second->stream = stream;
+    // The stored counter may trail a stream written by a concurrent
+    // UpdateTable's batch; never hand out an id in use.
+    next_stream_id_ = std::max(next_stream_id_, stream->info.stream_id + 1);
     streams_[stream->info.stream_id] = std::move(stream);
   }
-  return it->status();
+  DDB_RETURN_IF_ERROR(it->status());
+  // Tables whose schema says "stream enabled" without a stream behind it
+  // (written before streams were kept): give them one now.
+  for (auto& [id, state] : tables_by_id_) {
+    if (!state->schema()->stream.enabled || state->stream) continue;
+    TableSchema schema = *state->schema();
+    Store::Batch batch(*store_);
+    auto stream = StartStream(state->ns, schema, batch);
+    batch.Put(Family::kCatalog, "t" + state->ns + std::string(1, '\0') + schema.name,
+              EncodeTableSchema(schema));
+    DDB_RETURN_IF_ERROR(store_->Write(batch));
+    state->set_schema(std::make_shared<const TableSchema>(std::move(schema)));
+    state->stream = stream;
+    RegisterStream(std::move(stream));
+  }
+  return Status::Ok();
 }
 
 void Database::AppendStreamRecord(TableState& state, const TableSchema& schema,
@@ -160,7 +200,13 @@ std::shared_ptr<StreamState> Database::FindStream(std::string_view ns, std::stri
 }
 
 Status Database::MaintainStreams() {
+  std::lock_guard maintenance(maintenance_mu_);
   int64_t now = clock_.NowMillis();
+  Status first_error = Status::Ok();
+  // One stream's trouble (say, a corrupt record) must not stop the others'.
+  auto note = [&](Status status) {
+    if (!status.ok() && first_error.ok()) first_error = std::move(status);
+  };
   std::vector<std::shared_ptr<StreamState>> streams;
   {
     std::lock_guard lock(streams_mu_);
@@ -170,9 +216,9 @@ Status Database::MaintainStreams() {
     auto table = FindTableById(stream->info.table_id);
     if (table) {
       std::lock_guard write_lock(table->write_mu);
-      if (!table->dropped && table->stream == stream) DDB_RETURN_IF_ERROR(RollShard(*stream, now));
+      if (!table->dropped && table->stream == stream) note(RollShard(*stream, now));
     }
-    DDB_RETURN_IF_ERROR(TrimStream(*stream, now));
+    note(TrimStream(*stream, now));
     int64_t disabled = 0;
     {
       std::lock_guard lock(stream->mu);
@@ -183,12 +229,14 @@ Status Database::MaintainStreams() {
       Store::Batch batch(*store_);
       batch.Delete(Family::kCatalog, StreamInfoKey(id));
       batch.DeleteRange(Family::kStreams, StreamPrefix(id), PrefixSuccessor(StreamPrefix(id)));
-      DDB_RETURN_IF_ERROR(store_->Write(batch));
+      Status written = store_->Write(batch);
+      note(written);
+      if (!written.ok()) continue;
       std::lock_guard lock(streams_mu_);
       streams_.erase(id);
     }
   }
-  return Status::Ok();
+  return first_error;
 }
 
 Status Database::RollShard(StreamState& stream, int64_t now) {
@@ -233,6 +281,8 @@ Status Database::TrimStream(StreamState& stream, int64_t now) {
   if (new_horizon == horizon) return Status::Ok();
   std::lock_guard lock(stream.mu);
   StreamInfo& info = stream.info;
+  if (new_horizon <= info.trim_horizon) return Status::Ok();  // the horizon only moves on
+  horizon = info.trim_horizon;
   info.trim_horizon = new_horizon;
   // Closed shards whose every record is gone leave the stream's
   // description; the last shard stays, so a stream always has one.

@@ -48,8 +48,9 @@ Status Database::RescheduleTtl(const TableSchema& old_schema, const TableSchema&
     std::string item_key(it->key());
     auto old_expiry = TtlExpiry(old_schema, *item);
     auto new_expiry = TtlExpiry(schema, *item);
+    // Old entries stay: the sweeper drops them as stale when they come due
+    // (deleting them before the schema is stored could lose live ones).
     if (old_expiry == new_expiry) continue;
-    if (old_expiry) batch->Delete(Family::kTtl, TtlEntryKey(*old_expiry, item_key));
     if (new_expiry) {
       batch->Put(Family::kTtl, TtlEntryKey(*new_expiry, item_key), "");
       earliest = std::min(earliest, *new_expiry);
@@ -66,6 +67,7 @@ Status Database::RescheduleTtl(const TableSchema& old_schema, const TableSchema&
 }
 
 Result<std::vector<ExpiredItem>> Database::SweepExpired(size_t limit) {
+  std::lock_guard maintenance(maintenance_mu_);
   int64_t now_seconds = clock_.NowMillis() / 1000;
   // Entries written before this exchange are in the store by now (writers
   // note them after their batch), so the iterator below sees them.

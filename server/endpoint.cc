@@ -50,6 +50,23 @@ HttpResponse Finish(HttpResponse response, const HttpRequest& request, bool cors
 
 }  // namespace
 
+HttpResponse Endpoint::HandleAdmin(const HttpRequest& request) const {
+  // The admin API moves the clock, wipes data and starts triggers: a page
+  // in the developer's browser must not reach it. Requests a browser sends
+  // from another origin carry that Origin; same-origin ones (the console)
+  // carry this server's. No CORS headers are ever added here.
+  api::Response result;
+  if (!options_.admin) {
+    result = api::AdminDisabledResponse();
+  } else if (!request.origin.empty() && request.origin != "http://" + HostOf(request)) {
+    result = api::AdminCrossOriginResponse();
+  } else {
+    result = api::HandleAdmin(*options_.admin, request.method, request.target, request.body);
+  }
+  return Finish({result.http_status, {{"Content-Type", "application/json"}}, std::move(result.body)},
+                request, /*cors=*/false);
+}
+
 Credential ParseCredential(std::string_view authorization) {
   Credential credential;
   size_t start = authorization.find("Credential=");
@@ -68,6 +85,10 @@ Credential ParseCredential(std::string_view authorization) {
 }
 
 HttpResponse Endpoint::Handle(const HttpRequest& request) const {
+  if (request.target.starts_with(api::kAdminPrefix)) {
+    std::string_view rest = std::string_view(request.target).substr(api::kAdminPrefix.size());
+    if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) return HandleAdmin(request);
+  }
   if (request.method == "OPTIONS" && options_.cors && !request.origin.empty()) {
     HttpResponse preflight{200, {}, ""};
     // Echo what the browser asks for, as DynamoDB does.
@@ -83,19 +104,6 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     // DynamoDB names the host the client reached.
     return Finish({200, {{"Content-Type", "text/plain"}}, "healthy: " + HostOf(request) + " "},
                   request, options_.cors);
-  }
-  if (request.target.starts_with(api::kAdminPrefix)) {
-    std::string_view rest = std::string_view(request.target).substr(api::kAdminPrefix.size());
-    if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) {
-      api::Response result =
-          options_.admin ? api::HandleAdmin(*options_.admin, request.method, request.target,
-                                            request.body)
-                         : api::AdminDisabledResponse();
-      return Finish({result.http_status,
-                     {{"Content-Type", "application/json"}},
-                     std::move(result.body)},
-                    request, options_.cors);
-    }
   }
   if (request.method != "POST" || request.target != "/") {
     return Finish({404, {{"Content-Type", "text/plain"}}, "<UnknownOperationException/>\n"},

@@ -36,6 +36,7 @@ class Endpoint {
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
+  HttpResponse HandleAdmin(const HttpRequest& request) const;
   engine::Database& db_;
   const EndpointOptions options_;
 };

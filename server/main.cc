@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
 
   server::TriggerTransport transport;
   auto triggers = std::make_unique<api::TriggerManager>(
-      **db, transport, [](const std::string& line) { std::cout << line << std::endl; });
+      **db, transport, [](const std::string& line) { std::cout << line << std::endl; },
+      options->allow_command_triggers);
   if (!options->triggers_file.empty()) {
     std::ifstream in(options->triggers_file);
     std::stringstream text;

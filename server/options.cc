@@ -37,6 +37,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see the README)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
+      ("allow-command-triggers", po::bool_switch(&options.allow_command_triggers),
+       "let the admin API create triggers that run commands or write OnFailure files (the "
+       "--triggers file always may)")
       ("models-dir", po::value(&options.models_dir),
        "folder of the preloaded models (default: the fixtures/ the binary ships with)")
       ("model", po::value(&options.extra_models),

@@ -26,6 +26,7 @@ struct Options {
   int64_t shard_rollover_seconds = 4 * 3600;
   std::string triggers_file;            // empty: none
   bool admin = true;
+  bool allow_command_triggers = false;  // Command/OnFailure triggers through the admin API
   std::string models_dir;                // the preloaded models; empty: found by the binary
   std::vector<std::string> extra_models; // a team's own model folders (--model, repeatable)
   bool no_models = false;

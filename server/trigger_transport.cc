@@ -55,7 +55,7 @@ std::optional<Url> ParseUrl(std::string_view url) {
 // One POST on its own I/O context; every step is asynchronous so that the
 // stream's deadline bounds the whole exchange.
 api::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
-                          int timeout_seconds) {
+                          int timeout_seconds, const std::atomic<bool>& cancel) {
   auto url = ParseUrl(url_text);
   if (!url) return Failed("not an http:// URL: " + url_text);
   asio::io_context io;
@@ -88,7 +88,9 @@ api::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
       });
     });
   });
-  io.run();
+  // In slices, so that a stopping trigger does not wait out the timeout.
+  while (!io.stopped() && !cancel) io.run_for(std::chrono::milliseconds(50));
+  if (cancel) return Failed("cancelled: the trigger is stopping");
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   if (failure) {
@@ -125,16 +127,34 @@ bool WriteAll(int fd, const std::string& body, SteadyClock::time_point deadline)
 }
 
 api::DeliveryOutcome Run(const std::string& command, const std::string& body,
-                         int timeout_seconds) {
+                         int timeout_seconds, const std::atomic<bool>& cancel) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return Failed("cannot create a pipe");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
+  // None of the server's other descriptors (its listening socket above all)
+  // may outlive it in a command that keeps running.
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
+  // The command gets default signal handling and its own process group, so
+  // that a timeout can stop everything it started.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                            POSIX_SPAWN_SETPGROUP);
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
-  int spawned = posix_spawn(&pid, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ);
+  int spawned =
+      posix_spawn(&pid, "/bin/sh", &actions, &attributes, const_cast<char**>(argv), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close(pipe_fds[0]);
   if (spawned != 0) {
     close(pipe_fds[1]);
@@ -148,9 +168,10 @@ api::DeliveryOutcome Run(const std::string& command, const std::string& body,
   close(pipe_fds[1]);
   int status = 0;
   while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (SteadyClock::now() >= deadline) {
-      kill(pid, SIGKILL);
+    if (SteadyClock::now() >= deadline || cancel) {
+      kill(-pid, SIGKILL);  // the whole process group
       waitpid(pid, &status, 0);
+      if (cancel) return Failed("cancelled: the trigger is stopping");
       return Failed("`" + command + "` timed out after " + std::to_string(timeout_seconds) + " s");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -165,8 +186,10 @@ api::DeliveryOutcome Run(const std::string& command, const std::string& body,
 }  // namespace
 
 api::DeliveryOutcome TriggerTransport::Deliver(const std::string& url, const std::string& command,
-                                               const std::string& body, int timeout_seconds) {
-  return url.empty() ? Run(command, body, timeout_seconds) : Post(url, body, timeout_seconds);
+                                               const std::string& body, int timeout_seconds,
+                                               const std::atomic<bool>& cancel) {
+  return url.empty() ? Run(command, body, timeout_seconds, cancel)
+                     : Post(url, body, timeout_seconds, cancel);
 }
 
 }  // namespace ddb::server

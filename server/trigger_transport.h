@@ -14,7 +14,8 @@ namespace ddb::server {
 class TriggerTransport final : public api::TriggerTransport {
  public:
   api::DeliveryOutcome Deliver(const std::string& url, const std::string& command,
-                               const std::string& body, int timeout_seconds) override;
+                               const std::string& body, int timeout_seconds,
+                               const std::atomic<bool>& cancel) override;
 };
 
 }  // namespace ddb::server

@@ -198,10 +198,32 @@ def test_a_failing_target_holds_later_records_back_until_it_recovers():
         receiver.close()
 
 
+def test_a_replaced_stream_is_drained_before_the_trigger_moves_on():
+    receiver = EventReceiver(fail_first=2)
+    try:
+        with run_server("--in-memory") as server:
+            ddb = server.client()
+            add_trigger(server.url, Name="switch", TableName="lambda-layers", Url=receiver.url,
+                        StartingPosition="TRIM_HORIZON", BatchSize=1)
+            ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "old", 1, "latest"))
+            # While the first delivery is being retried, the stream is replaced.
+            ddb.update_table(TableName="lambda-layers", StreamSpecification={"StreamEnabled": False})
+            ddb.update_table(TableName="lambda-layers", StreamSpecification={
+                "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+            ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "new", 1, "latest"))
+            wait_for(lambda: len(receiver.records()) == 2, timeout=20, what="both records")
+            assert [r["dynamodb"]["NewImage"]["pckg"]["S"] for r in receiver.records()] == [
+                "old", "new"]
+            arns = [r["eventSourceARN"] for r in receiver.records()]
+            assert arns[0] != arns[1]
+    finally:
+        receiver.close()
+
+
 def test_command_targets_and_the_on_failure_file(tmp_path):
     out = tmp_path / "events.jsonl"
     failed = tmp_path / "failed.jsonl"
-    with run_server("--in-memory") as server:
+    with run_server("--in-memory", "--allow-command-triggers") as server:
         ddb = server.client()
         create_layers_table(ddb)
         add_trigger(server.url, Name="to-file", TableName="lambda-layers",
@@ -223,6 +245,41 @@ def test_command_targets_and_the_on_failure_file(tmp_path):
         assert given_up["event"]["Records"][0]["eventName"] == "INSERT"
         status = trigger_status(server.url, "always-fails")
         assert status["GivenUpBatches"] == 1 and status["Lag"] == 0
+
+
+def test_command_triggers_need_the_file_or_a_flag(tmp_path):
+    with run_server("--in-memory") as server:
+        for definition in ({"Command": "true"}, {"Url": "http://127.0.0.1:9/", "OnFailure": "/tmp/x"}):
+            status, answer = admin(server.url, "triggers",
+                                   dict(Name="cmd", TableName="lambda-layers", **definition))
+            assert status == 400 and "--allow-command-triggers" in answer["message"]
+    triggers = tmp_path / "triggers.json"
+    triggers.write_text(json.dumps([{"Name": "from-file", "TableName": "lambda-layers",
+                                     "Command": "cat > /dev/null"}]))
+    with run_server("--in-memory", "--triggers", str(triggers)) as server:
+        assert [t["Definition"]["Name"] for t in admin_ok(server.url, "triggers")["Triggers"]] \
+            == ["from-file"]
+
+
+def test_the_admin_api_refuses_pages_of_another_origin(receiver):
+    import urllib.request
+    with run_server("--in-memory") as server:
+        def call(origin, method="POST"):
+            request = urllib.request.Request(server.url + "/_localdynamo/reset", data=b"{}",
+                                             method=method, headers={"Origin": origin,
+                                                                     "Content-Type": "text/plain"})
+            try:
+                with urllib.request.urlopen(request) as response:
+                    return response.status, dict(response.headers)
+            except urllib.error.HTTPError as error:
+                return error.code, dict(error.headers)
+        status, headers = call("http://evil.example")
+        assert status == 403
+        assert "Access-Control-Allow-Origin" not in headers
+        status, _ = call(server.url)  # the console, same origin
+        assert status == 200
+        status, headers = call("http://evil.example", method="OPTIONS")
+        assert status == 403 and "Access-Control-Allow-Methods" not in headers
 
 
 def test_admin_api_triggers_and_errors(receiver):

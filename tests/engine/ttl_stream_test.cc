@@ -287,6 +287,22 @@ TEST_F(TtlStreamTest, ReenablingStartsANewStreamAndTheOldOneStaysADay) {
   EXPECT_EQ(db_->ListStreams(kNs, "").size(), 1u);
 }
 
+TEST_F(TtlStreamTest, ARecreatedTableGetsANewLabelEvenWithTheClockMovedBack) {
+  Open();
+  CreateTable();
+  Put({{"pk", S("old")}});
+  std::string old_label = Label();
+  ASSERT_TRUE(db_->DeleteTable(kNs, "t").ok());
+  clock_.Set(kStart - 3600'000);
+  CreateTable();
+  Put({{"pk", S("new")}});
+  EXPECT_GT(Label(), old_label);
+  auto records = Records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].keys.at("pk"), S("new"));
+  EXPECT_EQ(Records(old_label).at(0).keys.at("pk"), S("old"));
+}
+
 TEST_F(TtlStreamTest, ScheduleStreamAndSequenceNumbersSurviveAReopen) {
   test::TempDir dir;
   Open(dir.path());
