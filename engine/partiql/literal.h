@@ -1,0 +1,51 @@
+// PartiQL value literals — 'string', numbers, TRUE/FALSE/NULL, lists [...],
+// maps {'k': v}, string and number sets <<...>> — and `?` parameters, read
+// from a statement's tokens into AttributeValues ("PartiQL data types for
+// DynamoDB" in the developer guide).
+//
+// Thread safety: a LiteralReader belongs to one parse.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/attribute_value.h"
+#include "engine/partiql/lexer.h"
+#include "engine/status.h"
+
+namespace ddb::engine::partiql {
+
+// Whether `token` can start a value literal.
+bool StartsLiteral(const Token& token);
+
+class LiteralReader {
+ public:
+  // `statement` (for error positions) and `parameters` must outlive the reader.
+  LiteralReader(std::string_view statement, const std::vector<AttributeValue>& parameters)
+      : statement_(statement), parameters_(parameters) {}
+
+  size_t parameter_count() const { return parameters_.size(); }
+
+  // Reads the literal starting at tokens[*pos] and advances *pos past it; the
+  // n-th `?` read is bound to parameters[n]. `depth` is the number of
+  // enclosing lists and maps. On error returns nullopt and sets status().
+  // REQUIRES: the statement has as many `?` as parameters.
+  std::optional<AttributeValue> Read(const std::vector<Token>& tokens, size_t& pos, int depth);
+
+  const Status& status() const { return status_; }
+
+ private:
+  std::optional<AttributeValue> ReadNumber(const Token& token, bool negative);
+  std::optional<AttributeValue> ReadList(const std::vector<Token>& tokens, size_t& pos, int depth);
+  std::optional<AttributeValue> ReadMap(const std::vector<Token>& tokens, size_t& pos, int depth);
+  std::optional<AttributeValue> ReadSet(const std::vector<Token>& tokens, size_t& pos, int depth);
+  std::nullopt_t Fail(Status status);
+
+  std::string_view statement_;
+  const std::vector<AttributeValue>& parameters_;
+  size_t next_parameter_ = 0;
+  Status status_;
+};
+
+}  // namespace ddb::engine::partiql

@@ -1,0 +1,181 @@
+#include "engine/partiql/planner.h"
+
+#include <algorithm>
+
+#include "engine/expression/evaluate.h"
+#include "engine/key_validation.h"
+
+namespace ddb::engine::partiql {
+namespace {
+
+using expr::Comparator;
+using expr::Condition;
+using expr::Operand;
+using Op = SortKeyCondition::Op;
+
+// The conditions ANDed together at the top of `where`, in order.
+void Conjuncts(const Condition& where, std::vector<const Condition*>* out) {
+  if (where.kind == Condition::Kind::kAnd) {
+    for (const Condition& child : where.children) Conjuncts(child, out);
+    return;
+  }
+  out->push_back(&where);
+}
+
+// The top-level attribute an operand names, or nullptr (nested path, value).
+const std::string* AttributeOf(const Operand& operand) {
+  if (operand.kind != Operand::Kind::kPath || operand.path.elements.size() != 1) return nullptr;
+  return &operand.path.elements.front().name;
+}
+
+// `attribute <op> value` or `value <op> attribute` (op mirrored), as a
+// condition on one key attribute.
+struct KeyTerm {
+  const std::string* attribute = nullptr;
+  Op op = Op::kNone;
+  AttributeValue low;
+  AttributeValue high;
+};
+
+Op ToOp(Comparator comparator, bool mirrored) {
+  switch (comparator) {
+    case Comparator::kEq: return Op::kEq;
+    case Comparator::kLt: return mirrored ? Op::kGt : Op::kLt;
+    case Comparator::kLe: return mirrored ? Op::kGe : Op::kLe;
+    case Comparator::kGt: return mirrored ? Op::kLt : Op::kGt;
+    case Comparator::kGe: return mirrored ? Op::kLe : Op::kGe;
+    case Comparator::kNe: break;
+  }
+  return Op::kNone;
+}
+
+std::optional<KeyTerm> AsKeyTerm(const Condition& condition) {
+  const auto& ops = condition.operands;
+  KeyTerm term;
+  switch (condition.kind) {
+    case Condition::Kind::kCompare: {
+      bool mirrored = AttributeOf(ops[0]) == nullptr;
+      const Operand& path = mirrored ? ops[1] : ops[0];
+      const Operand& value = mirrored ? ops[0] : ops[1];
+      term.attribute = AttributeOf(path);
+      if (!term.attribute || value.kind != Operand::Kind::kValue) return std::nullopt;
+      term.op = ToOp(condition.op, mirrored);
+      term.low = value.value;
+      break;
+    }
+    case Condition::Kind::kBetween:
+      term.attribute = AttributeOf(ops[0]);
+      if (ops[1].kind != Operand::Kind::kValue || ops[2].kind != Operand::Kind::kValue) {
+        return std::nullopt;
+      }
+      term.op = Op::kBetween;
+      term.low = ops[1].value;
+      term.high = ops[2].value;
+      break;
+    case Condition::Kind::kFunction:
+      if (condition.function != "begins_with") return std::nullopt;
+      term.attribute = AttributeOf(ops[0]);
+      if (ops[1].kind != Operand::Kind::kValue) return std::nullopt;
+      term.op = Op::kBeginsWith;
+      term.low = ops[1].value;
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (!term.attribute || term.op == Op::kNone) return std::nullopt;
+  return term;
+}
+
+// Whether `term` can bound a read of `element`: its values have the
+// element's type, BETWEEN's bounds are in order, begins_with is on a string
+// or binary.
+bool Usable(const KeyTerm& term, const KeyElement& element) {
+  if (!HasScalarType(term.low, element.type)) return false;
+  if (term.op == Op::kBetween) {
+    if (!HasScalarType(term.high, element.type)) return false;
+    auto order = expr::CompareScalars(term.low, term.high);
+    return order && *order <= 0;
+  }
+  return term.op != Op::kBeginsWith || element.type != ScalarType::kN;
+}
+
+const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms, const KeyElement& element,
+                        bool equality) {
+  for (const KeyTerm& term : terms) {
+    if (*term.attribute != element.name || !Usable(term, element)) continue;
+    if ((term.op == Op::kEq) == equality) return &term;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<KeyRange> PlanKeyRange(const Condition& where, const KeySchema& key) {
+  std::vector<const Condition*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  std::vector<KeyTerm> terms;
+  for (const Condition* c : conjuncts) {
+    if (auto term = AsKeyTerm(*c)) terms.push_back(std::move(*term));
+  }
+  KeyRange range;
+  for (const KeyElement& element : key.hash) {
+    const KeyTerm* term = FindTerm(terms, element, true);
+    if (!term) return std::nullopt;
+    range.partition.push_back(term->low);
+  }
+  // Sort attributes left to right: equalities, then at most one range.
+  for (const KeyElement& element : key.range) {
+    if (const KeyTerm* equal = FindTerm(terms, element, true)) {
+      range.sort.equal.push_back(equal->low);
+      continue;
+    }
+    if (const KeyTerm* bound = FindTerm(terms, element, false)) {
+      range.sort.op = bound->op;
+      range.sort.low = bound->low;
+      range.sort.high = bound->high;
+    }
+    break;
+  }
+  // The engine reads a final equality as the condition's operator.
+  if (range.sort.op == Op::kNone && !range.sort.equal.empty()) {
+    range.sort.op = Op::kEq;
+    range.sort.low = std::move(range.sort.equal.back());
+    range.sort.equal.pop_back();
+  }
+  return range;
+}
+
+Result<KeyedWhere> SplitKey(const Condition& where, const KeySchema& key) {
+  std::vector<const Condition*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  std::vector<const KeyElement*> elements;
+  for (const auto& e : key.hash) elements.push_back(&e);
+  for (const auto& e : key.range) elements.push_back(&e);
+  KeyedWhere result;
+  for (const Condition* c : conjuncts) {
+    auto term = AsKeyTerm(*c);
+    bool is_key = term && term->op == Op::kEq &&
+                  std::any_of(elements.begin(), elements.end(),
+                              [&](const KeyElement* e) { return e->name == *term->attribute; });
+    if (is_key && !result.key.contains(*term->attribute)) {
+      result.key.emplace(*term->attribute, term->low);
+      continue;
+    }
+    if (result.rest) {
+      Condition both;
+      both.kind = Condition::Kind::kAnd;
+      both.children.push_back(std::move(*result.rest));
+      both.children.push_back(*c);
+      result.rest = std::move(both);
+    } else {
+      result.rest = *c;
+    }
+  }
+  if (result.key.size() != elements.size()) {
+    return Status::InvalidArgument(
+        "Where clause does not contain a mandatory equality on all key attributes");
+  }
+  return result;
+}
+
+}  // namespace ddb::engine::partiql

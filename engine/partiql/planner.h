@@ -1,0 +1,47 @@
+// How a PartiQL statement reaches its items: the key a write's WHERE must
+// pin down, and the key range a SELECT's WHERE allows.
+//
+// DynamoDB runs a SELECT whose WHERE fixes the partition key (an equality
+// ANDed with the rest) as a Query of that partition, narrowed by a sort key
+// condition when one is ANDed in too; any other SELECT is a Scan. Either way
+// the whole WHERE is still evaluated on every item read, so the key range
+// only makes the read cheaper, never changes its result. A write (UPDATE,
+// DELETE) needs an equality on every key attribute; the rest of its WHERE
+// is a condition on the item.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <optional>
+
+#include "engine/attribute_value.h"
+#include "engine/catalog.h"
+#include "engine/expression/ast.h"
+#include "engine/read_request.h"
+#include "engine/status.h"
+
+namespace ddb::engine::partiql {
+
+// The partition and sort key condition a SELECT can read by.
+struct KeyRange {
+  std::vector<AttributeValue> partition;  // one per partition key attribute
+  SortKeyCondition sort;
+};
+
+// The key range `where` pins on `key` (a table's or an index's key schema),
+// or nullopt when it does not fix every partition key attribute with an
+// equality of the attribute's type at the top level of its AND chain.
+std::optional<KeyRange> PlanKeyRange(const expr::Condition& where, const KeySchema& key);
+
+// A write's target: the key, and what else its WHERE requires of the item.
+struct KeyedWhere {
+  Item key;
+  std::optional<expr::Condition> rest;
+};
+
+// Splits `where` into equalities on every attribute of `key` and the rest.
+// kInvalidArgument "Where clause does not contain a mandatory equality on all
+// key attributes" when an attribute has none.
+Result<KeyedWhere> SplitKey(const expr::Condition& where, const KeySchema& key);
+
+}  // namespace ddb::engine::partiql
