@@ -1,0 +1,225 @@
+// The write path of transactions, shared by TransactWriteItems and
+// ExecuteTransaction.
+#include "api/transact_write.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "api/capacity.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+
+namespace ddb::api {
+namespace {
+
+using engine::Item;
+using engine::Status;
+
+constexpr size_t kMaxTransactBytes = 4 * 1024 * 1024;
+constexpr int64_t kTokenLifetimeMillis = 10 * 60 * 1000;
+
+// What an action does to its item, decided inside the transaction.
+engine::Planner PlannerFor(const TransactAction& action, ConditionCheck& check) {
+  return [&action, &check](const Item* current) -> engine::Result<engine::Mutation> {
+    DDB_RETURN_IF_ERROR(check(current));
+    switch (action.op) {
+      case ItemOp::kInsert:
+        if (current) return Status::AlreadyExists(std::string(kDuplicateItem));
+        return engine::Mutation{engine::Mutation::Kind::kPut, action.request.attributes};
+      case ItemOp::kPut:
+        return engine::Mutation{engine::Mutation::Kind::kPut, action.request.attributes};
+      case ItemOp::kDelete:
+        return engine::Mutation{engine::Mutation::Kind::kDelete, {}};
+      case ItemOp::kUpdate: {
+        auto updated = UpdatedItem(action.request, current);
+        if (!updated.ok()) return updated.status();
+        return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
+      }
+      default:
+        return engine::Mutation{};  // ConditionCheck writes nothing
+    }
+  };
+}
+
+CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_item) {
+  switch (status.code()) {
+    case Status::Code::kOk:
+      return {"None", "", std::nullopt};
+    case Status::Code::kConditionFailed:
+      return {"ConditionalCheckFailed", status.message(), std::move(failed_item)};
+    case Status::Code::kAlreadyExists:  // a PartiQL INSERT over an existing item
+      return {"DuplicateItem", status.message(), std::nullopt};
+    case Status::Code::kTransactionConflict:
+      return {"TransactionConflict", status.message(), std::nullopt};
+    default:
+      return {"ValidationError", status.message(), std::nullopt};
+  }
+}
+
+// The answer to a repeated request (same ClientRequestToken): nothing is
+// written again; DynamoDB bills the replay as transactional reads of the
+// items.
+ApiResult<std::string> ReplayResponse(
+    Context& ctx, const std::vector<TransactAction>& actions,
+    std::map<std::string, std::shared_ptr<const engine::TableSchema>>& schemas,
+    std::string_view mode) {
+  TableCapacities consumed;
+  if (WantsCapacity(mode)) {
+    std::vector<engine::ItemRef> refs;
+    for (const TransactAction& action : actions) refs.push_back({action.request.table, action.key});
+    auto found = ctx.db.GetItems(ctx.caller.ns, refs);
+    if (!found.ok()) return found.status();
+    for (size_t i = 0; i < refs.size(); ++i) {
+      size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
+      consumed.Add(ReadConsumption(*schemas[refs[i].table], nullptr, size, true, true));
+    }
+  }
+  return RenderObject([&](JsonWriter& w) { consumed.WriteTo(w, mode); });
+}
+
+// `value` as JSON with object members sorted by name, so that two requests
+// that differ only in member order compare equal.
+void WriteCanonical(JsonWriter& w, const rapidjson::Value& value) {
+  if (value.IsObject()) {
+    std::vector<const rapidjson::Value::Member*> members;
+    for (const auto& member : value.GetObject()) members.push_back(&member);
+    std::sort(members.begin(), members.end(),
+              [](const auto* a, const auto* b) { return View(a->name) < View(b->name); });
+    w.StartObject();
+    for (const auto* member : members) {
+      WriteString(w, View(member->name));
+      WriteCanonical(w, member->value);
+    }
+    w.EndObject();
+  } else if (value.IsArray()) {
+    w.StartArray();
+    for (const auto& element : value.GetArray()) WriteCanonical(w, element);
+    w.EndArray();
+  } else {
+    value.Accept(w);
+  }
+}
+
+}  // namespace
+
+// A transaction cancelled because action `index` of `count` is invalid:
+// DynamoDB reports that one as ValidationError and the others as None.
+ApiError CancelOnValidation(size_t count, size_t index, const Status& status) {
+  std::vector<CancellationReason> reasons(count, CancellationReason{"None", "", std::nullopt});
+  reasons[index] = {"ValidationError", status.message(), std::nullopt};
+  return ApiError::TransactionCanceled(std::move(reasons));
+}
+
+// What ClientRequestToken compares: the actions, not how the answer is
+// reported (ReturnConsumedCapacity and the like).
+std::string Fingerprint(const rapidjson::Value& transact_items) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteCanonical(w, transact_items);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
+                                        std::optional<std::string_view> token,
+                                        const std::string& fingerprint,
+                                        std::string_view capacity_mode, bool collection_metrics) {
+  // One item at most once; 4 MB in all.
+  std::set<std::string> seen;
+  size_t bytes = 0;
+  std::map<std::string, std::shared_ptr<const engine::TableSchema>> schemas;
+  for (TransactAction& action : actions) {
+    const ItemRequest& req = action.request;
+    auto& schema = schemas[req.table];
+    if (!schema) {
+      auto found = ctx.db.GetSchema(ctx.caller.ns, req.table);
+      if (!found.ok()) return found.status();
+      schema = std::move(found).value();
+    }
+    bool whole_item = action.op == ItemOp::kPut || action.op == ItemOp::kInsert;
+    engine::Status valid = whole_item ? engine::ValidateItemKey(*schema, req.attributes)
+                                      : engine::ValidateKey(*schema, req.attributes);
+    if (!valid.ok()) return CancelOnValidation(actions.size(), &action - actions.data(), valid);
+    action.key = whole_item ? engine::ExtractKey(*schema, req.attributes) : req.attributes;
+    if (!seen.insert(engine::ItemKey(schema->table_id, *schema, action.key)).second) {
+      return ApiError::Validation(
+          "Transaction request cannot include multiple operations on one item");
+    }
+    bytes += engine::ItemSize(req.attributes);
+  }
+  if (bytes > kMaxTransactBytes) {
+    return ApiError::Validation("Transaction request size cannot exceed 4 MB");
+  }
+
+    if (token) {
+    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint,
+                                         kTokenLifetimeMillis);
+    if (seen_before == engine::TokenCheck::kInProgress) {
+      return ApiError::TransactionInProgress(
+          "Transaction from previous request is still in progress");
+    }
+    if (seen_before == engine::TokenCheck::kMismatch) {
+      return ApiError::IdempotentParameterMismatch(
+          "The request uses the same client token as a previous, but non-identical request.");
+    }
+    if (seen_before == engine::TokenCheck::kRepeat) {
+      return ReplayResponse(ctx, actions, schemas, capacity_mode);
+    }
+  }
+
+  std::vector<ConditionCheck> checks;
+  checks.reserve(actions.size());
+  std::vector<engine::TransactWriteItem> writes;
+  for (const TransactAction& action : actions) {
+    checks.emplace_back(action.request);
+    writes.push_back({action.request.table, action.key, PlannerFor(action, checks.back())});
+  }
+  auto outcome = ctx.db.TransactWrite(ctx.caller.ns, writes);
+  if (token) {
+    ctx.db.FinishToken(ctx.caller.ns, *token, outcome.ok() && outcome->committed,
+                       kTokenLifetimeMillis);
+  }
+  if (!outcome.ok()) return outcome.status();
+  if (!outcome->committed) {
+    std::vector<CancellationReason> reasons;
+    for (size_t i = 0; i < checks.size(); ++i) {
+      reasons.push_back(ReasonFor(outcome->reasons[i], checks[i].failed_item()));
+    }
+    // DynamoDB reports only the first validation error; the rest read None.
+    auto first = std::find_if(reasons.begin(), reasons.end(),
+                              [](const auto& r) { return r.code == "ValidationError"; });
+    if (first != reasons.end()) {
+      for (auto& reason : reasons) {
+        if (&reason != &*first) reason = {"None", "", std::nullopt};
+      }
+    }
+    return ApiError::TransactionCanceled(std::move(reasons));
+  }
+
+  TableCapacities consumed;
+  ItemCollections collections;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const TransactAction& action = (actions)[i];
+    if (collection_metrics && action.op != ItemOp::kConditionCheck) {
+      collections.Add(*schemas[action.request.table], action.request.attributes);
+    }
+    const auto& schema = *schemas[action.request.table];
+    const std::optional<Item>& before = outcome->before[i];
+    Consumption c;
+    if (action.op == ItemOp::kConditionCheck) {  // charged as a write of the item read
+      c = Consumption(schema.name, true);
+      c.table_units = WriteUnits(before ? engine::ItemSize(*before) : 0, true);
+      c.transactional = true;
+    } else {
+      const std::optional<Item>& after = outcome->after[i];
+      c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
+    }
+    consumed.Add(c);
+  }
+  return RenderObject([&](JsonWriter& w) {
+    consumed.WriteTo(w, capacity_mode);
+    collections.WriteTo(w);
+  });
+}
+
+}  // namespace ddb::api
