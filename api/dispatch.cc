@@ -15,7 +15,8 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 
 // Sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 23> kHandlers = {{
+    {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
@@ -24,6 +25,8 @@ constexpr std::array<std::pair<std::string_view, Handler>, 20> kHandlers = {{
     {"DescribeEndpoints", DescribeEndpoints},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
+    {"ExecuteStatement", ExecuteStatement},
+    {"ExecuteTransaction", ExecuteTransaction},
     {"GetItem", GetItem},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},

@@ -45,6 +45,9 @@ ApiError ApiError::ResourceInUse(std::string message) {
 ApiError ApiError::ConditionalCheckFailed(std::string message) {
   return Make(kDynamoDb, "ConditionalCheckFailedException", std::move(message));
 }
+ApiError ApiError::DuplicateItem(std::string message) {
+  return Make(kDynamoDb, "DuplicateItemException", std::move(message));
+}
 ApiError ApiError::TransactionConflict(std::string message) {
   return Make(kDynamoDb, "TransactionConflictException", std::move(message));
 }

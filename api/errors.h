@@ -45,6 +45,7 @@ struct ApiError {
   static ApiError ResourceNotFound(std::string message);
   static ApiError ResourceInUse(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
+  static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);
   // "Transaction cancelled, please refer cancellation reasons for specific
   // reasons [A, B]", built from `reasons`.

@@ -1,0 +1,334 @@
+// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: PartiQL
+// for DynamoDB over the same engine paths as the item, Query/Scan and
+// transaction operations (partiql_statement.h, transact_write.h).
+#include <algorithm>
+
+#include "api/attribute_json.h"
+#include "api/base64.h"
+#include "api/capacity.h"
+#include "api/json_reader.h"
+#include "api/operations.h"
+#include "api/partiql_statement.h"
+#include "engine/key_validation.h"
+
+namespace ddb::api {
+namespace {
+
+namespace partiql = engine::partiql;
+using engine::Item;
+
+constexpr size_t kMaxBatchStatements = 25;
+constexpr size_t kMaxTransactStatements = 100;
+
+// The texts for requests that mix reads and writes (DynamoDB's own were not
+// found; see docs/compatibility.md).
+constexpr std::string_view kMixedBatch =
+    "Unsupported operation: A batch must contain either only reads or only writes";
+constexpr std::string_view kMixedTransaction =
+    "Unsupported operation: A transaction must contain either only reads or only writes";
+
+// NextToken: the page's LastEvaluatedKey as base64 JSON.
+std::string EncodeNextToken(const Item& last_evaluated_key) {
+  return Base64Encode(RenderObject([&](JsonWriter& w) {
+    w.Key("LastEvaluatedKey");
+    WriteItem(w, last_evaluated_key);
+  }));
+}
+
+ApiResult<Item> DecodeNextToken(std::string_view token) {
+  ApiError invalid = ApiError::Validation("Invalid NextToken");
+  auto json = Base64Decode(token);
+  if (!json) return invalid;
+  rapidjson::Document doc;
+  doc.Parse(json->data(), json->size());
+  if (doc.HasParseError() || !doc.IsObject()) return invalid;
+  auto it = doc.FindMember("LastEvaluatedKey");
+  if (it == doc.MemberEnd() || !it->value.IsObject()) return invalid;
+  auto key = ParseItem(it->value);
+  if (!key.ok()) return invalid;
+  return std::move(key).value();
+}
+
+void WriteItems(JsonWriter& w, const std::vector<Item>& items) {
+  w.Key("Items");
+  w.StartArray();
+  for (const Item& item : items) WriteItem(w, item);
+  w.EndArray();
+}
+
+// ReturnValuesOnConditionCheckFailure: NONE or ALL_OLD.
+ApiResult<bool> ReadOldItemOnFailure(const rapidjson::Value& object, const std::string& path) {
+  RequestReader r(object);
+  auto value = r.String("ReturnValuesOnConditionCheckFailure");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.Enum(value, path + "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
+  if (!constraints.empty()) return constraints.ToError();
+  return value == "ALL_OLD";
+}
+
+ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& request,
+                                     const partiql::SelectStatement& select) {
+  RequestReader r(request);
+  auto consistent = r.Bool("ConsistentRead");
+  auto limit = r.Integer("Limit");
+  auto next_token = r.String("NextToken");
+  if (r.failed()) return r.error();
+  SelectOptions options;
+  options.consistent = consistent.value_or(false);
+  options.limit = static_cast<size_t>(limit.value_or(0));
+  if (next_token) {
+    auto start = DecodeNextToken(*next_token);
+    if (!start.ok()) return start.take_error();
+    options.exclusive_start_key = std::move(start).value();
+  }
+  auto result = RunSelect(ctx, select, options);
+  if (!result.ok()) return result.take_error();
+  std::string_view mode = CapacityMode(request);
+  return RenderObject([&](JsonWriter& w) {
+    WriteItems(w, result->items);
+    if (result->last_evaluated_key) {
+      w.Key("NextToken");
+      WriteString(w, EncodeNextToken(*result->last_evaluated_key));
+      w.Key("LastEvaluatedKey");
+      WriteItem(w, *result->last_evaluated_key);
+    }
+    if (WantsCapacity(mode)) {
+      w.Key("ConsumedCapacity");
+      WriteCapacity(w, mode, result->consumption);
+    }
+  });
+}
+
+ApiResult<std::string> ExecuteWrite(Context& ctx, const rapidjson::Value& request,
+                                     const partiql::Statement& statement) {
+  auto old_on_failure = ReadOldItemOnFailure(request, "");
+  if (!old_on_failure.ok()) return old_on_failure.take_error();
+  auto action = WriteAction(ctx, statement, *old_on_failure);
+  if (!action.ok()) return action.take_error();
+  auto result = RunWrite(ctx, *action);
+  if (!result.ok()) return result.take_error();
+  std::string_view mode = CapacityMode(request);
+  return RenderObject([&](JsonWriter& w) {
+    std::vector<Item> items;
+    if (result->returned) items.push_back(std::move(*result->returned));
+    WriteItems(w, items);
+    if (WantsCapacity(mode)) {
+      w.Key("ConsumedCapacity");
+      WriteCapacity(w, mode, result->consumption);
+    }
+  });
+}
+
+// The members every PartiQL operation shares, checked in DynamoDB's form.
+ApiResult<bool> CheckCommonMembers(const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto consumed = r.String("ReturnConsumedCapacity");
+  auto limit = r.Integer("Limit");
+  auto next_token = r.String("NextToken");
+  auto token = r.String("ClientRequestToken");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.Range(limit, "limit", 1, INT32_MAX);
+  if (next_token) constraints.Length(*next_token, "nextToken", 1, 32768);
+  if (token) constraints.Length(*token, "clientRequestToken", 1, 36);
+  if (!constraints.empty()) return constraints.ToError();
+  return true;
+}
+
+// The statements array of a batch or transaction: present, 1 to `max`.
+ApiResult<const rapidjson::Value*> ReadStatementList(const rapidjson::Value& request,
+                                                     const char* member, const char* path,
+                                                     size_t max) {
+  RequestReader r(request);
+  const rapidjson::Value* list = r.Array(member);
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(list != nullptr, path);
+  if (list && (list->Empty() || list->Size() > max)) {
+    constraints.Violation("", path,
+                          list->Empty() ? "Member must have length greater than or equal to 1"
+                                        : "Member must have length less than or equal to " +
+                                              std::to_string(max));
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  for (const auto& element : list->GetArray()) {
+    if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
+  }
+  return list;
+}
+
+void WriteBatchError(JsonWriter& w, const ApiError& error) {
+  w.Key("Error");
+  w.StartObject();
+  w.Key("Code");
+  WriteString(w, BatchErrorCode(error));
+  w.Key("Message");
+  WriteString(w, error.message);
+  if (error.item) {
+    w.Key("Item");
+    WriteItem(w, *error.item);
+  }
+  w.EndObject();
+}
+
+}  // namespace
+
+ApiResult<std::string> ExecuteStatement(Context& ctx, const rapidjson::Value& request) {
+  auto common = CheckCommonMembers(request);
+  if (!common.ok()) return common.take_error();
+  auto statement = ReadStatement(request, "");
+  if (!statement.ok()) return statement.take_error();
+  if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
+    return ExecuteSelect(ctx, request, *select);
+  }
+  return ExecuteWrite(ctx, request, *statement);
+}
+
+ApiResult<std::string> BatchExecuteStatement(Context& ctx, const rapidjson::Value& request) {
+  auto common = CheckCommonMembers(request);
+  if (!common.ok()) return common.take_error();
+  auto list = ReadStatementList(request, "Statements", "statements", kMaxBatchStatements);
+  if (!list.ok()) return list.take_error();
+  // A statement that cannot be parsed fails alone; the others still run.
+  std::vector<ApiResult<partiql::Statement>> statements;
+  bool reads = false;
+  bool writes = false;
+  for (const auto& element : (*list)->GetArray()) {
+    statements.push_back(ReadStatement(element, ""));
+    if (!statements.back().ok()) continue;
+    (partiql::IsRead(*statements.back()) ? reads : writes) = true;
+  }
+  if (reads && writes) return ApiError::Validation(std::string(kMixedBatch));
+  TableCapacities consumed;
+  std::string_view mode = CapacityMode(request);
+  std::vector<std::string> responses;
+  size_t i = 0;
+  for (auto& statement : statements) {
+    const rapidjson::Value& element = (*list)->GetArray()[i++];
+    responses.push_back(RenderObject([&](JsonWriter& w) {
+      if (!statement.ok()) return WriteBatchError(w, statement.error());
+      w.Key("TableName");
+      WriteString(w, partiql::TableOf(*statement));
+      if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
+        auto keyed = ReadByKey(ctx, *select,
+                               "Select statements within BatchExecuteStatement must specify the "
+                               "primary key in the where clause.");
+        if (!keyed.ok()) return WriteBatchError(w, keyed.error());
+        auto item = ctx.db.GetItem(ctx.caller.ns, select->source.table, keyed->key);
+        if (!item.ok()) return WriteBatchError(w, FromStatus(item.status()));
+        RequestReader r(element);
+        bool consistent = r.Bool("ConsistentRead").value_or(false);
+        consumed.Add(ReadConsumption(*keyed->schema, nullptr,
+                                     *item ? engine::ItemSize(**item) : 0, consistent));
+        std::optional<Item> selected = *item ? SelectFrom(*select, **item) : std::nullopt;
+        if (selected) {
+          w.Key("Item");
+          WriteItem(w, *selected);
+        }
+        return;
+      }
+      auto old_on_failure = ReadOldItemOnFailure(element, "");
+      if (!old_on_failure.ok()) return WriteBatchError(w, old_on_failure.error());
+      auto action = WriteAction(ctx, *statement, *old_on_failure);
+      if (!action.ok()) return WriteBatchError(w, action.error());
+      auto result = RunWrite(ctx, *action);
+      if (!result.ok()) return WriteBatchError(w, result.error());
+      consumed.Add(result->consumption);
+    }));
+  }
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Responses");
+    w.StartArray();
+    for (const std::string& response : responses) w.RawValue(response.data(), response.size(), rapidjson::kObjectType);
+    w.EndArray();
+    consumed.WriteTo(w, mode);
+  });
+}
+
+ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& request) {
+  auto common = CheckCommonMembers(request);
+  if (!common.ok()) return common.take_error();
+  auto list = ReadStatementList(request, "TransactStatements", "transactStatements",
+                                kMaxTransactStatements);
+  if (!list.ok()) return list.take_error();
+  std::vector<partiql::Statement> statements;
+  for (const auto& element : (*list)->GetArray()) {
+    auto statement = ReadStatement(element, "");
+    if (!statement.ok()) return statement.take_error();
+    statements.push_back(std::move(statement).value());
+  }
+  size_t reads = std::count_if(statements.begin(), statements.end(),
+                               [](const auto& s) { return partiql::IsRead(s); });
+  if (reads != 0 && reads != statements.size()) {
+    return ApiError::Validation(std::string(kMixedTransaction));
+  }
+  std::string_view mode = CapacityMode(request);
+  if (reads == 0) {
+    std::vector<TransactAction> actions;
+    size_t i = 0;
+    for (const auto& statement : statements) {
+      auto old_on_failure = ReadOldItemOnFailure((*list)->GetArray()[i++], "");
+      if (!old_on_failure.ok()) return old_on_failure.take_error();
+      auto action = WriteAction(ctx, statement, *old_on_failure);
+      if (!action.ok()) return action.take_error();
+      actions.push_back(std::move(action).value());
+    }
+    auto token = RequestReader(request).String("ClientRequestToken");
+    return RunTransactWrite(ctx, actions, token, token ? Fingerprint(**list) : "", mode, false);
+  }
+  std::vector<KeyedSelect> keyed;
+  std::vector<engine::ItemRef> refs;
+  for (const auto& statement : statements) {
+    const auto& select = std::get<partiql::SelectStatement>(statement);
+    if (!select.source.index.empty()) {
+      return ApiError::Validation("Reads on indices are not supported within transactions.");
+    }
+    auto read = ReadByKey(ctx, select,
+                          "Select statements within ExecuteTransaction must specify the primary "
+                          "key in the where clause.");
+    if (!read.ok()) return read.take_error();
+    refs.push_back({select.source.table, read->key});
+    keyed.push_back(std::move(read).value());
+  }
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    if (auto valid = engine::ValidateKey(*keyed[i].schema, keyed[i].key); !valid.ok()) {
+      return CancelOnValidation(keyed.size(), i, valid);
+    }
+  }
+  std::vector<bool> conflicts;
+  auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
+  if (!found.ok()) return found.status();
+  if (std::find(conflicts.begin(), conflicts.end(), true) != conflicts.end()) {
+    std::vector<CancellationReason> reasons;
+    for (bool conflict : conflicts) {
+      reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
+                                                      std::string(engine::kTransactionOngoing),
+                                                      std::nullopt}
+                                 : CancellationReason{"None", "", std::nullopt});
+    }
+    return ApiError::TransactionCanceled(std::move(reasons));
+  }
+  TableCapacities consumed;
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Responses");
+    w.StartArray();
+    for (size_t i = 0; i < keyed.size(); ++i) {
+      const std::optional<Item>& item = (*found)[i];
+      consumed.Add(ReadConsumption(*keyed[i].schema, nullptr, item ? engine::ItemSize(*item) : 0,
+                                   true, true));
+      w.StartObject();
+      std::optional<Item> selected = item ? SelectFrom(*keyed[i].select, *item) : std::nullopt;
+      if (selected) {
+        w.Key("Item");
+        WriteItem(w, *selected);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    consumed.WriteTo(w, mode);
+  });
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,259 @@
+#include "api/partiql_statement.h"
+
+#include "api/attribute_json.h"
+#include "api/item_request.h"
+#include "api/json_reader.h"
+#include "engine/expression/document_path.h"
+#include "engine/expression/evaluate.h"
+#include "engine/expression/resolve.h"
+#include "engine/partiql/parser.h"
+#include "engine/partiql/planner.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::api {
+namespace {
+
+namespace expr = engine::expr;
+namespace partiql = engine::partiql;
+using engine::Item;
+
+ApiResult<std::vector<engine::AttributeValue>> ReadParameters(const rapidjson::Value* json) {
+  std::vector<engine::AttributeValue> parameters;
+  if (!json) return parameters;
+  for (const auto& element : json->GetArray()) {
+    auto value = ParseAttributeValue(element);
+    if (!value.ok()) return value.take_error();
+    parameters.push_back(std::move(value).value());
+  }
+  return parameters;
+}
+
+ApiResult<std::shared_ptr<const engine::TableSchema>> FindSchema(Context& ctx,
+                                                                 const std::string& table) {
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, table);
+  if (!schema.ok()) return schema.status();
+  return std::move(schema).value();
+}
+
+// The name PartiQL gives a projected value: the last name of its path.
+const std::string& ColumnName(const expr::Path& path) {
+  for (auto it = path.elements.rbegin(); it != path.elements.rend(); ++it) {
+    if (!it->is_index) return it->name;
+  }
+  return path.elements.front().name;
+}
+
+// attribute_exists(<hash key>) [AND rest]: an UPDATE changes only an
+// existing item.
+expr::Condition ExistsAnd(const engine::TableSchema& schema, std::optional<expr::Condition> rest) {
+  expr::Condition exists;
+  exists.kind = expr::Condition::Kind::kFunction;
+  exists.function = "attribute_exists";
+  expr::Operand path;
+  path.kind = expr::Operand::Kind::kPath;
+  path.path.elements.push_back({schema.hash_key().name, 0, false});
+  exists.operands.push_back(std::move(path));
+  if (!rest) return exists;
+  expr::Condition both;
+  both.kind = expr::Condition::Kind::kAnd;
+  both.children.push_back(std::move(exists));
+  both.children.push_back(std::move(*rest));
+  return both;
+}
+
+std::string_view ReturnValuesFor(partiql::Returning returning) {
+  switch (returning) {
+    case partiql::Returning::kAllOld: return "ALL_OLD";
+    case partiql::Returning::kAllNew: return "ALL_NEW";
+    case partiql::Returning::kModifiedOld: return "UPDATED_OLD";
+    case partiql::Returning::kModifiedNew: return "UPDATED_NEW";
+    case partiql::Returning::kNone: break;
+  }
+  return "NONE";
+}
+
+const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nullptr; }
+
+}  // namespace
+
+ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
+                                            const std::string& path) {
+  RequestReader r(object);
+  auto statement = r.String("Statement");
+  const rapidjson::Value* parameters_json = r.Array("Parameters");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(statement.has_value(), path + "statement");
+  if (statement) constraints.Length(*statement, path + "statement", 1, kMaxStatementLength);
+  if (parameters_json && parameters_json->Empty()) {
+    constraints.Violation("", path + "parameters",
+                          "Member must have length greater than or equal to 1");
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  auto parameters = ReadParameters(parameters_json);
+  if (!parameters.ok()) return parameters.take_error();
+  auto parsed = partiql::ParseStatement(*statement, *parameters);
+  if (!parsed.ok()) return parsed.status();
+  return std::move(parsed).value();
+}
+
+std::optional<Item> SelectFrom(const partiql::SelectStatement& select, const Item& item) {
+  if (select.where && !expr::EvaluateCondition(*select.where, &item)) return std::nullopt;
+  if (!select.projection) return item;
+  Item shaped;
+  for (const expr::Path& path : select.projection->paths) {
+    if (const auto* value = expr::FindPath(item, path)) shaped[ColumnName(path)] = *value;
+  }
+  return shaped;
+}
+
+ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& select,
+                                  const SelectOptions& options) {
+  auto schema = FindSchema(ctx, select.source.table);
+  if (!schema.ok()) return schema.take_error();
+  const engine::IndexSchema* index = nullptr;
+  if (!select.source.index.empty()) {
+    index = engine::FindIndex(**schema, select.source.index);
+    if (!index) {
+      return ApiError::Validation("The table does not have the specified index: " +
+                                  select.source.index);
+    }
+    if (!index->is_local && options.consistent) {
+      return ApiError::Validation(
+          "Strongly consistent read is not supported on Global Secondary Indexes");
+    }
+  }
+  const engine::KeySchema& key = index ? index->key : (*schema)->key;
+  std::optional<partiql::KeyRange> range;
+  if (select.where) range = partiql::PlanKeyRange(*select.where, key);
+  engine::Result<engine::Page> page = engine::Status::Internal("unreachable");
+  if (range) {
+    engine::QueryRequest query;
+    query.index_name = select.source.index;
+    query.partition = std::move(range->partition);
+    query.sort = std::move(range->sort);
+    query.exclusive_start_key = options.exclusive_start_key;
+    query.limit = options.limit;
+    page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
+  } else {
+    engine::ScanRequest scan;
+    scan.index_name = select.source.index;
+    scan.exclusive_start_key = options.exclusive_start_key;
+    scan.limit = options.limit;
+    page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
+  }
+  if (!page.ok()) return page.status();
+  SelectResult result;
+  for (const Item& item : page->items) {
+    if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
+  }
+  result.last_evaluated_key = std::move(page->last_evaluated_key);
+  result.consumption = ReadConsumption(**schema, index, page->bytes_read, options.consistent);
+  return result;
+}
+
+ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& select,
+                                 std::string_view missing_key) {
+  auto schema = FindSchema(ctx, select.source.table);
+  if (!schema.ok()) return schema.take_error();
+  if (!select.where) return ApiError::Validation(std::string(missing_key));
+  auto split = partiql::SplitKey(*select.where, (*schema)->key);
+  if (!split.ok()) return ApiError::Validation(std::string(missing_key));
+  return KeyedSelect{std::move(schema).value(), std::move(split->key), &select};
+}
+
+ApiResult<TransactAction> WriteAction(Context& ctx, const partiql::Statement& statement,
+                                      bool old_item_on_failure) {
+  auto schema = FindSchema(ctx, partiql::TableOf(statement));
+  if (!schema.ok()) return schema.take_error();
+  TransactAction action;
+  ItemRequest& request = action.request;
+  request.table = partiql::TableOf(statement);
+  request.old_item_on_failure = old_item_on_failure;
+  if (const auto* insert = std::get_if<partiql::InsertStatement>(&statement)) {
+    action.op = ItemOp::kInsert;
+    request.attributes = insert->item;
+    return action;
+  }
+  const auto* update = std::get_if<partiql::UpdateStatement>(&statement);
+  const auto* remove = std::get_if<partiql::DeleteStatement>(&statement);
+  if (!update && !remove) return ApiError::Internal("not a write statement");
+  const expr::Condition& where = update ? update->where : remove->where;
+  auto split = partiql::SplitKey(where, (*schema)->key);
+  if (!split.ok()) return split.status();
+  request.attributes = std::move(split->key);
+  if (update) {
+    action.op = ItemOp::kUpdate;
+    expr::Update changes = update->update;
+    expr::Placeholders none({}, {});
+    if (auto checked = none.Resolve(changes); !checked.ok()) return checked;
+    request.expressions.update = std::move(changes);
+    request.expressions.condition = ExistsAnd(**schema, std::move(split->rest));
+    request.return_values = ReturnValuesFor(update->returning);
+  } else {
+    action.op = ItemOp::kDelete;
+    request.expressions.condition = std::move(split->rest);
+    request.condition_skips_absent_item = true;
+    request.return_values = ReturnValuesFor(remove->returning);
+  }
+  return action;
+}
+
+ApiResult<WriteResult> RunWrite(Context& ctx, const TransactAction& action) {
+  const ItemRequest& request = action.request;
+  auto schema = FindSchema(ctx, request.table);
+  if (!schema.ok()) return schema.take_error();
+  ConditionCheck check(request);
+  Item new_item;
+  bool writes_item = action.op != ItemOp::kDelete;
+  engine::Result<std::optional<Item>> old_item = std::optional<Item>();
+  if (action.op == ItemOp::kInsert) {
+    new_item = request.attributes;
+    old_item = ctx.db.PutItem(ctx.caller.ns, request.table, new_item, [](const Item* current) {
+      return current ? engine::Status::AlreadyExists(std::string(kDuplicateItem))
+                     : engine::Status::Ok();
+    });
+  } else {
+    auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
+      DDB_RETURN_IF_ERROR(check(current));
+      if (action.op == ItemOp::kDelete) {
+        if (!current) return engine::Mutation{};
+        return engine::Mutation{engine::Mutation::Kind::kDelete, {}};
+      }
+      auto updated = UpdatedItem(request, current);
+      if (!updated.ok()) return updated.status();
+      new_item = std::move(updated).value();
+      return engine::Mutation{engine::Mutation::Kind::kPut, new_item};
+    };
+    old_item = ctx.db.WriteItem(ctx.caller.ns, request.table, request.attributes, planner);
+  }
+  if (!old_item.ok()) {
+    if (old_item.status().code() == engine::Status::Code::kAlreadyExists) {
+      return ApiError::DuplicateItem(old_item.status().message());
+    }
+    return check.Error(old_item.status());
+  }
+  WriteResult result;
+  const Item* after = writes_item ? &new_item : nullptr;
+  result.consumption = WriteConsumption(**schema, Pointer(*old_item), after);
+  if (action.op == ItemOp::kUpdate) {
+    result.returned =
+        UpdateResult(request.return_values, *old_item, new_item, request.expressions);
+  } else if (request.return_values == "ALL_OLD") {
+    result.returned = *old_item;
+  }
+  if (result.returned && result.returned->empty()) result.returned.reset();
+  return result;
+}
+
+std::string BatchErrorCode(const ApiError& error) {
+  std::string_view type = error.short_type();
+  if (type == "ValidationException") return "ValidationError";
+  if (type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
+  if (type == "DuplicateItemException") return "DuplicateItem";
+  if (type == "ResourceNotFoundException") return "ResourceNotFound";
+  if (type == "TransactionConflictException") return "TransactionConflict";
+  return "InternalServerError";
+}
+
+}  // namespace ddb::api
