@@ -1,0 +1,285 @@
+// PartiQL for DynamoDB: the statement parser (forms, literals, parameters,
+// errors) and the planner (which SELECTs read a key range, which writes name
+// a whole key). Conditions are checked by evaluating them, so the tests pin
+// behaviour rather than tree shapes.
+#include <gtest/gtest.h>
+
+#include "engine/expression/document_path.h"
+#include "engine/expression/evaluate.h"
+#include "engine/expression/update.h"
+#include "engine/partiql/parser.h"
+#include "engine/partiql/planner.h"
+#include "tests/engine/test_util.h"
+
+namespace ddb::engine::partiql {
+namespace {
+
+using test::N;
+using test::S;
+
+Statement Parse(std::string_view text, std::vector<AttributeValue> parameters = {}) {
+  auto parsed = ParseStatement(text, parameters);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status().message();
+  return parsed.ok() ? std::move(parsed).value() : Statement{};
+}
+
+std::string ErrorOf(std::string_view text, std::vector<AttributeValue> parameters = {}) {
+  auto parsed = ParseStatement(text, parameters);
+  EXPECT_FALSE(parsed.ok()) << text;
+  return parsed.ok() ? "" : parsed.status().message();
+}
+
+SelectStatement Select(std::string_view text, std::vector<AttributeValue> parameters = {}) {
+  Statement statement = Parse(text, std::move(parameters));
+  EXPECT_TRUE(std::holds_alternative<SelectStatement>(statement)) << text;
+  return std::holds_alternative<SelectStatement>(statement) ? std::get<SelectStatement>(statement)
+                                                            : SelectStatement{};
+}
+
+// Whether the WHERE of `text` holds for `item`.
+bool Matches(std::string_view text, const Item& item, std::vector<AttributeValue> params = {}) {
+  SelectStatement select = Select(text, std::move(params));
+  EXPECT_TRUE(select.where.has_value()) << text;
+  return select.where && expr::EvaluateCondition(*select.where, &item);
+}
+
+Item Sample() {
+  return Item{{"pk", S("user#1")},
+              {"sk", N("5")},
+              {"name", S("Ada")},
+              {"tags", AttributeValue(StringSet{{"a", "b"}})},
+              {"m", AttributeValue(Map{{"list", AttributeValue(List{N("1"), S("two")})}})}};
+}
+
+TEST(PartiqlParserTest, SelectNamesTableIndexAndProjection) {
+  SelectStatement all = Select("SELECT * FROM \"Orders\"");
+  EXPECT_EQ(all.source.table, "Orders");
+  EXPECT_EQ(all.source.index, "");
+  EXPECT_FALSE(all.projection.has_value());
+  EXPECT_FALSE(all.where.has_value());
+
+  SelectStatement some = Select("select a, \"b-c\".d[2] from \"my-table\".\"GSI1\";");
+  EXPECT_EQ(some.source.table, "my-table");
+  EXPECT_EQ(some.source.index, "GSI1");
+  ASSERT_TRUE(some.projection.has_value());
+  ASSERT_EQ(some.projection->paths.size(), 2u);
+  EXPECT_EQ(expr::PathToString(some.projection->paths[1]), "[b-c, d, [2]]");
+}
+
+TEST(PartiqlParserTest, WhereSupportsComparisonsAndLogic) {
+  Item item = Sample();
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE pk = 'user#1' AND sk >= 5", item));
+  EXPECT_FALSE(Matches("SELECT * FROM t WHERE pk <> 'user#1' OR sk < 5", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE sk != 4 AND NOT name = 'Bob'", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE sk BETWEEN 1 AND 5", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE sk NOT BETWEEN 6 AND 9", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE name IN ('Bob', 'Ada')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE name IN ['Ada']", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE name NOT IN ['Bob']", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE (sk = 1 OR sk = 5) AND name = 'Ada'", item));
+}
+
+TEST(PartiqlParserTest, WhereSupportsFunctionsPathsAndMissing) {
+  Item item = Sample();
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE begins_with(pk, 'user#')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE BEGINS_WITH(\"pk\", 'user')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE contains(tags, 'a')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE contains(m.list, 'two')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE attribute_type(tags, 'SS')", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE size(m.list) = 2 AND m.list[1] = 'two'", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE m['list'][0] = 1", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE nothing IS MISSING", item));
+  EXPECT_FALSE(Matches("SELECT * FROM t WHERE name IS MISSING", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE name IS NOT MISSING", item));
+  EXPECT_FALSE(Matches("SELECT * FROM t WHERE name IS NULL", item));
+}
+
+TEST(PartiqlParserTest, ParametersBindInOrder) {
+  Item item = Sample();
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE pk = ? AND sk = ?", item, {S("user#1"), N("5")}));
+  EXPECT_FALSE(Matches("SELECT * FROM t WHERE pk = ? AND sk = ?", item, {N("5"), S("user#1")}));
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = ?"),
+            "Number of parameters in request and statement don't match.");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t", {S("x")}),
+            "Number of parameters in request and statement don't match.");
+}
+
+TEST(PartiqlParserTest, InsertBuildsEveryLiteralType) {
+  Statement statement = Parse(
+      "INSERT INTO \"t\" VALUE {'pk': 'k', 'n': -1.5e2, 'yes': true, 'no': FALSE, 'nul': null, "
+      "'l': [1, 'x', [2]], 'm': {'inner': 'v'}, 'ss': <<'a', 'b', 'a'>>, 'ns': <<1, 2>>, 'p': ?}",
+      {AttributeValue(Binary{"\x01"})});
+  ASSERT_TRUE(std::holds_alternative<InsertStatement>(statement));
+  const InsertStatement& insert = std::get<InsertStatement>(statement);
+  EXPECT_EQ(insert.table, "t");
+  EXPECT_EQ(DebugString(insert.item),
+            DebugString(Item{{"pk", S("k")},
+                             {"n", N("-150")},
+                             {"yes", AttributeValue(true)},
+                             {"no", AttributeValue(false)},
+                             {"nul", AttributeValue(Null{})},
+                             {"l", AttributeValue(List{N("1"), S("x"), AttributeValue(List{N("2")})})},
+                             {"m", AttributeValue(Map{{"inner", S("v")}})},
+                             {"ss", AttributeValue(StringSet{{"a", "b"}})},
+                             {"ns", AttributeValue(NumberSet{{*Number::Parse("1"),
+                                                              *Number::Parse("2")}})},
+                             {"p", AttributeValue(Binary{"\x01"})}}));
+}
+
+TEST(PartiqlParserTest, InsertRejectsOtherForms) {
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE 'x'"),
+            "Unsupported format in item expression. Please use struct format {...} to express "
+            "item values for insert statement.");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUES ('a')"),
+            "Unsupported operation: Inserting multiple items in a single statement is not "
+            "supported, use \"INSERT INTO tableName VALUE item\" instead");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'a': <<>>}"), "Empty bags are not supported");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'a': <<1, 'x'>>}"),
+            "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in "
+            "bags");
+  EXPECT_EQ(ErrorOf("INSERT INTO t.i VALUE {'a': 1}"), "This operation is not supported on an index");
+}
+
+TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
+  Statement statement = Parse(
+      "UPDATE t SET a = a + 1, b.c = 'x' REMOVE d SET e = list_append(e, [1]), "
+      "f = set_add(f, <<'z'>>) WHERE pk = 'k' RETURNING MODIFIED NEW *");
+  ASSERT_TRUE(std::holds_alternative<UpdateStatement>(statement));
+  const UpdateStatement& update = std::get<UpdateStatement>(statement);
+  Item item{{"pk", S("k")}, {"a", N("1")}, {"d", S("gone")}, {"e", AttributeValue(List{})},
+            {"b", AttributeValue(Map{})}, {"f", AttributeValue(StringSet{{"y"}})}};
+  ASSERT_TRUE(expr::ApplyUpdate(update.update, &item).ok());
+  EXPECT_EQ(DebugString(item),
+            DebugString(Item{{"pk", S("k")},
+                             {"a", N("2")},
+                             {"b", AttributeValue(Map{{"c", S("x")}})},
+                             {"e", AttributeValue(List{N("1")})},
+                             {"f", AttributeValue(StringSet{{"y", "z"}})}}));
+  EXPECT_EQ(update.returning, Returning::kModifiedNew);
+  EXPECT_TRUE(expr::EvaluateCondition(update.where, &item));
+}
+
+TEST(PartiqlParserTest, WritesRejectUnsupportedClauses) {
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = 1"),
+            "Where clause does not contain a mandatory equality on all key attributes");
+  EXPECT_EQ(ErrorOf("DELETE FROM t"),
+            "Where clause does not contain a mandatory equality on all key attributes");
+  EXPECT_EQ(ErrorOf("UPDATE t ADD a 1 WHERE pk = 'k'"),
+            "Only SET and REMOVE are supported in update expressions at this time");
+  EXPECT_EQ(ErrorOf("DELETE FROM t WHERE pk = 'k' RETURNING ALL NEW *"),
+            "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed "
+            "in DELETE statements.");
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = 1 WHERE pk = 'k' RETURNING ALL NEW a"),
+            "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = set_add(b, <<1>>) WHERE pk = 'k'"),
+            "The first argument to SET_ADD must equal the assignment value");
+}
+
+TEST(PartiqlParserTest, SyntaxErrorsNameTheTokenAndItsPosition) {
+  const std::string prefix = "Statement wasn't well formed, can't be processed: ";
+  EXPECT_EQ(ErrorOf("CREATE TABLE t"), prefix + "Expected data manipulation");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE"), prefix + "Unexpected end of statement");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = = 1"),
+            prefix + "Unexpected token \"=\" at line 1, column 27");
+  EXPECT_EQ(ErrorOf("SELECT *\nFROM t\nWHERE a == 1"),
+            prefix + "Unexpected token \"=\" at line 3, column 10");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 1 b"), prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 'unterminated"),
+            prefix + "Unexpected token \"'unterminated\" at line 1, column 27");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = MISSING"),
+            "MISSING must be compared using IS operator");
+  EXPECT_EQ(ErrorOf("SELECT *, a FROM t"),
+            "Other attributes should not be present in the projection when '*' is used.");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE unknown_fn(a, 1)"), "Unrecognized function: unknown_fn");
+}
+
+TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
+  std::string deep = "SELECT * FROM t WHERE " + std::string(200, '(') + "a = 1" +
+                     std::string(200, ')');
+  EXPECT_FALSE(ParseStatement(deep, {}).ok());
+  std::string literal = "INSERT INTO t VALUE {'a': " + std::string(100, '[') + "1" +
+                        std::string(100, ']') + "}";
+  EXPECT_FALSE(ParseStatement(literal, {}).ok());
+}
+
+KeySchema TableKey() { return KeySchema{{{"pk", ScalarType::kS}}, {{"sk", ScalarType::kN}}}; }
+
+std::optional<KeyRange> Plan(std::string_view text, const KeySchema& key = TableKey()) {
+  SelectStatement select = Select(text);
+  EXPECT_TRUE(select.where.has_value());
+  return select.where ? PlanKeyRange(*select.where, key) : std::nullopt;
+}
+
+TEST(PartiqlPlannerTest, PartitionEqualityMakesAQuery) {
+  auto range = Plan("SELECT * FROM t WHERE pk = 'a' AND other = 1");
+  ASSERT_TRUE(range.has_value());
+  ASSERT_EQ(range->partition.size(), 1u);
+  EXPECT_EQ(range->partition[0], S("a"));
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kNone);
+
+  range = Plan("SELECT * FROM t WHERE 'a' = pk AND 3 < sk");
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kGt);
+  EXPECT_EQ(range->sort.low, N("3"));
+
+  range = Plan("SELECT * FROM t WHERE pk = 'a' AND sk BETWEEN 1 AND 9");
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kBetween);
+  EXPECT_EQ(range->sort.high, N("9"));
+
+  range = Plan("SELECT * FROM t WHERE pk = 'a' AND sk = 4");
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kEq);
+  EXPECT_EQ(range->sort.low, N("4"));
+}
+
+TEST(PartiqlPlannerTest, AnythingElseIsAScan) {
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE sk = 1").has_value());
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk = 'a' OR sk = 1").has_value());
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk <> 'a'").has_value());
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE NOT pk = 'a'").has_value());
+  // A value of another type than the key's can match nothing: the filter
+  // decides, over a scan.
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk = 1").has_value());
+}
+
+TEST(PartiqlPlannerTest, UnusableSortConditionsStayInTheFilter) {
+  // begins_with on a number key and reversed BETWEEN bounds cannot bound a read.
+  auto range = Plan("SELECT * FROM t WHERE pk = 'a' AND begins_with(sk, '1')");
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kNone);
+  range = Plan("SELECT * FROM t WHERE pk = 'a' AND sk BETWEEN 9 AND 1");
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kNone);
+}
+
+TEST(PartiqlPlannerTest, IndexKeysPlanLikeTableKeys) {
+  KeySchema gsi{{{"PK", ScalarType::kS}}, {{"OrderStatusDate", ScalarType::kS}}};
+  auto range = Plan(
+      "SELECT * FROM \"ecommerce\".\"GSI2\" WHERE PK = 'USER#1' AND "
+      "begins_with(OrderStatusDate, 'SHIPPED#')",
+      gsi);
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(range->partition[0], S("USER#1"));
+  EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kBeginsWith);
+  EXPECT_EQ(range->sort.low, S("SHIPPED#"));
+}
+
+TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
+  SelectStatement full = Select("SELECT * FROM t WHERE sk = 2 AND pk = 'a' AND n > 1");
+  auto split = SplitKey(*full.where, TableKey());
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  EXPECT_EQ(DebugString(split->key), DebugString(Item{{"pk", S("a")}, {"sk", N("2")}}));
+  ASSERT_TRUE(split->rest.has_value());
+  Item candidate{{"n", N("2")}};
+  EXPECT_TRUE(expr::EvaluateCondition(*split->rest, &candidate));
+
+  SelectStatement partial = Select("SELECT * FROM t WHERE pk = 'a' AND sk > 2");
+  auto missing = SplitKey(*partial.where, TableKey());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(),
+            "Where clause does not contain a mandatory equality on all key attributes");
+}
+
+}  // namespace
+}  // namespace ddb::engine::partiql
