@@ -27,26 +27,37 @@ constexpr std::string_view kMixedBatch =
 constexpr std::string_view kMixedTransaction =
     "Unsupported operation: A transaction must contain either only reads or only writes";
 
-// NextToken: the page's LastEvaluatedKey as base64 JSON.
-std::string EncodeNextToken(const Item& last_evaluated_key) {
+// NextToken: where the next page starts, as base64 JSON.
+std::string EncodeNextToken(const SelectPosition& next) {
   return Base64Encode(RenderObject([&](JsonWriter& w) {
-    w.Key("LastEvaluatedKey");
-    WriteItem(w, last_evaluated_key);
+    w.Key("Partition");
+    w.Uint64(next.partition);
+    if (next.exclusive_start_key) {
+      w.Key("LastEvaluatedKey");
+      WriteItem(w, *next.exclusive_start_key);
+    }
   }));
 }
 
-ApiResult<Item> DecodeNextToken(std::string_view token) {
+ApiResult<SelectPosition> DecodeNextToken(std::string_view token) {
   ApiError invalid = ApiError::Validation("Invalid NextToken");
   auto json = Base64Decode(token);
   if (!json) return invalid;
   rapidjson::Document doc;
   doc.Parse(json->data(), json->size());
   if (doc.HasParseError() || !doc.IsObject()) return invalid;
-  auto it = doc.FindMember("LastEvaluatedKey");
-  if (it == doc.MemberEnd() || !it->value.IsObject()) return invalid;
-  auto key = ParseItem(it->value);
-  if (!key.ok()) return invalid;
-  return std::move(key).value();
+  auto partition = doc.FindMember("Partition");
+  if (partition == doc.MemberEnd() || !partition->value.IsUint()) return invalid;
+  SelectPosition position;
+  position.partition = partition->value.GetUint();
+  auto key = doc.FindMember("LastEvaluatedKey");
+  if (key != doc.MemberEnd()) {
+    if (!key->value.IsObject()) return invalid;
+    auto item = ParseItem(key->value);
+    if (!item.ok()) return invalid;
+    position.exclusive_start_key = std::move(item).value();
+  }
+  return position;
 }
 
 void WriteItems(JsonWriter& w, const std::vector<Item>& items) {
@@ -80,18 +91,20 @@ ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& reque
   if (next_token) {
     auto start = DecodeNextToken(*next_token);
     if (!start.ok()) return start.take_error();
-    options.exclusive_start_key = std::move(start).value();
+    options.start = std::move(start).value();
   }
   auto result = RunSelect(ctx, select, options);
   if (!result.ok()) return result.take_error();
   std::string_view mode = CapacityMode(request);
   return RenderObject([&](JsonWriter& w) {
     WriteItems(w, result->items);
-    if (result->last_evaluated_key) {
+    if (result->next) {
       w.Key("NextToken");
-      WriteString(w, EncodeNextToken(*result->last_evaluated_key));
-      w.Key("LastEvaluatedKey");
-      WriteItem(w, *result->last_evaluated_key);
+      WriteString(w, EncodeNextToken(*result->next));
+      if (result->next->exclusive_start_key) {
+        w.Key("LastEvaluatedKey");
+        WriteItem(w, *result->next->exclusive_start_key);
+      }
     }
     if (WantsCapacity(mode)) {
       w.Key("ConsumedCapacity");

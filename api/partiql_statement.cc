@@ -124,31 +124,49 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
     }
   }
   const engine::KeySchema& key = index ? index->key : (*schema)->key;
-  std::optional<partiql::KeyRange> range;
-  if (select.where) range = partiql::PlanKeyRange(*select.where, key);
-  engine::Result<engine::Page> page = engine::Status::Internal("unreachable");
-  if (range) {
-    engine::QueryRequest query;
-    query.index_name = select.source.index;
-    query.partition = std::move(range->partition);
-    query.sort = std::move(range->sort);
-    query.exclusive_start_key = options.exclusive_start_key;
-    query.limit = options.limit;
-    page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
-  } else {
+  std::vector<partiql::KeyRange> ranges;
+  if (select.where) ranges = partiql::PlanKeyRanges(*select.where, key);
+  SelectResult result;
+  size_t bytes_read = 0;
+  auto keep = [&](engine::Page& page) {
+    bytes_read += page.bytes_read;
+    for (const Item& item : page.items) {
+      if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
+    }
+  };
+  if (ranges.empty()) {
     engine::ScanRequest scan;
     scan.index_name = select.source.index;
-    scan.exclusive_start_key = options.exclusive_start_key;
+    scan.exclusive_start_key = options.start.exclusive_start_key;
     scan.limit = options.limit;
-    page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
+    auto page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
+    if (!page.ok()) return page.status();
+    keep(*page);
+    if (page->last_evaluated_key) result.next = SelectPosition{0, page->last_evaluated_key};
   }
-  if (!page.ok()) return page.status();
-  SelectResult result;
-  for (const Item& item : page->items) {
-    if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
+  size_t evaluated = 0;
+  for (size_t i = options.start.partition; i < ranges.size(); ++i) {
+    engine::QueryRequest query;
+    query.index_name = select.source.index;
+    query.partition = std::move(ranges[i].partition);
+    query.sort = std::move(ranges[i].sort);
+    if (i == options.start.partition) query.exclusive_start_key = options.start.exclusive_start_key;
+    query.limit = options.limit ? options.limit - evaluated : 0;
+    auto page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
+    if (!page.ok()) return page.status();
+    keep(*page);
+    evaluated += page->items.size();
+    if (page->last_evaluated_key) {
+      result.next = SelectPosition{i, page->last_evaluated_key};
+      break;
+    }
+    bool full = (options.limit && evaluated >= options.limit) || bytes_read >= engine::kMaxPageBytes;
+    if (full && i + 1 < ranges.size()) {
+      result.next = SelectPosition{i + 1, std::nullopt};
+      break;
+    }
   }
-  result.last_evaluated_key = std::move(page->last_evaluated_key);
-  result.consumption = ReadConsumption(**schema, index, page->bytes_read, options.consistent);
+  result.consumption = ReadConsumption(**schema, index, bytes_read, options.consistent);
   return result;
 }
 

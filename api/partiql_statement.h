@@ -40,19 +40,27 @@ inline constexpr size_t kMaxStatementLength = 8192;
 ApiResult<engine::partiql::Statement> ReadStatement(const rapidjson::Value& object,
                                                     const std::string& path);
 
+// Where a page of a SELECT resumes: the partition read (a SELECT may read
+// several, one after the other) and the key after which it continues.
+struct SelectPosition {
+  size_t partition = 0;
+  std::optional<engine::Item> exclusive_start_key;
+};
+
 struct SelectOptions {
   bool consistent = false;
-  size_t limit = 0;  // 0: none
-  std::optional<engine::Item> exclusive_start_key;
+  size_t limit = 0;  // items evaluated per page; 0: none
+  SelectPosition start;
 };
 
 struct SelectResult {
   std::vector<engine::Item> items;
-  std::optional<engine::Item> last_evaluated_key;
+  std::optional<SelectPosition> next;  // set when the read stopped early
   Consumption consumption;
 };
 
-// Runs a SELECT as one page of a Query or Scan.
+// Runs a SELECT as one page of Queries (one per partition its WHERE names)
+// or of a Scan.
 ApiResult<SelectResult> RunSelect(Context& ctx, const engine::partiql::SelectStatement& select,
                                   const SelectOptions& options);
 

@@ -108,41 +108,85 @@ const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms, const KeyElement& ele
   return nullptr;
 }
 
+// The values `conjuncts` allow for `element`: an equality's value, or the
+// values of an IN over constants, all of the element's type.
+std::vector<AttributeValue> PartitionValues(const std::vector<const Condition*>& conjuncts,
+                                            const std::vector<KeyTerm>& terms,
+                                            const KeyElement& element) {
+  if (const KeyTerm* equal = FindTerm(terms, element, true)) return {equal->low};
+  for (const Condition* c : conjuncts) {
+    if (c->kind != Condition::Kind::kIn || !AttributeOf(c->operands[0]) ||
+        *AttributeOf(c->operands[0]) != element.name) {
+      continue;
+    }
+    std::vector<AttributeValue> values;
+    for (size_t i = 1; i < c->operands.size(); ++i) {
+      const Operand& candidate = c->operands[i];
+      if (candidate.kind != Operand::Kind::kValue ||
+          !HasScalarType(candidate.value, element.type)) {
+        values.clear();
+        break;
+      }
+      if (std::find(values.begin(), values.end(), candidate.value) == values.end()) {
+        values.push_back(candidate.value);
+      }
+    }
+    if (!values.empty()) return values;
+  }
+  return {};
+}
+
+SortKeyCondition PlanSort(const std::vector<KeyTerm>& terms, const KeySchema& key) {
+  SortKeyCondition sort;
+  // Sort attributes left to right: equalities, then at most one range.
+  for (const KeyElement& element : key.range) {
+    if (const KeyTerm* equal = FindTerm(terms, element, true)) {
+      sort.equal.push_back(equal->low);
+      continue;
+    }
+    if (const KeyTerm* bound = FindTerm(terms, element, false)) {
+      sort.op = bound->op;
+      sort.low = bound->low;
+      sort.high = bound->high;
+    }
+    break;
+  }
+  // The engine reads a final equality as the condition's operator.
+  if (sort.op == Op::kNone && !sort.equal.empty()) {
+    sort.op = Op::kEq;
+    sort.low = std::move(sort.equal.back());
+    sort.equal.pop_back();
+  }
+  return sort;
+}
+
 }  // namespace
 
-std::optional<KeyRange> PlanKeyRange(const Condition& where, const KeySchema& key) {
+std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key) {
   std::vector<const Condition*> conjuncts;
   Conjuncts(where, &conjuncts);
   std::vector<KeyTerm> terms;
   for (const Condition* c : conjuncts) {
     if (auto term = AsKeyTerm(*c)) terms.push_back(std::move(*term));
   }
-  KeyRange range;
+  // Every combination of the partition attributes' values.
+  std::vector<std::vector<AttributeValue>> partitions{{}};
   for (const KeyElement& element : key.hash) {
-    const KeyTerm* term = FindTerm(terms, element, true);
-    if (!term) return std::nullopt;
-    range.partition.push_back(term->low);
-  }
-  // Sort attributes left to right: equalities, then at most one range.
-  for (const KeyElement& element : key.range) {
-    if (const KeyTerm* equal = FindTerm(terms, element, true)) {
-      range.sort.equal.push_back(equal->low);
-      continue;
+    std::vector<AttributeValue> values = PartitionValues(conjuncts, terms, element);
+    if (values.empty() || partitions.size() * values.size() > kMaxPartitionReads) return {};
+    std::vector<std::vector<AttributeValue>> extended;
+    for (const auto& prefix : partitions) {
+      for (const AttributeValue& value : values) {
+        extended.push_back(prefix);
+        extended.back().push_back(value);
+      }
     }
-    if (const KeyTerm* bound = FindTerm(terms, element, false)) {
-      range.sort.op = bound->op;
-      range.sort.low = bound->low;
-      range.sort.high = bound->high;
-    }
-    break;
+    partitions = std::move(extended);
   }
-  // The engine reads a final equality as the condition's operator.
-  if (range.sort.op == Op::kNone && !range.sort.equal.empty()) {
-    range.sort.op = Op::kEq;
-    range.sort.low = std::move(range.sort.equal.back());
-    range.sort.equal.pop_back();
-  }
-  return range;
+  SortKeyCondition sort = PlanSort(terms, key);
+  std::vector<KeyRange> ranges;
+  for (auto& partition : partitions) ranges.push_back(KeyRange{std::move(partition), sort});
+  return ranges;
 }
 
 Result<KeyedWhere> SplitKey(const Condition& where, const KeySchema& key) {

@@ -1,9 +1,10 @@
 // How a PartiQL statement reaches its items: the key a write's WHERE must
 // pin down, and the key range a SELECT's WHERE allows.
 //
-// DynamoDB runs a SELECT whose WHERE fixes the partition key (an equality
-// ANDed with the rest) as a Query of that partition, narrowed by a sort key
-// condition when one is ANDed in too; any other SELECT is a Scan. Either way
+// DynamoDB runs a SELECT whose WHERE fixes the partition key (an equality,
+// or IN with a list of values, ANDed with the rest) as a Query of each such
+// partition, narrowed by a sort key condition when one is ANDed in too; any
+// other SELECT is a Scan. Either way
 // the whole WHERE is still evaluated on every item read, so the key range
 // only makes the read cheaper, never changes its result. A write (UPDATE,
 // DELETE) needs an equality on every key attribute; the rest of its WHERE
@@ -28,10 +29,14 @@ struct KeyRange {
   SortKeyCondition sort;
 };
 
-// The key range `where` pins on `key` (a table's or an index's key schema),
-// or nullopt when it does not fix every partition key attribute with an
-// equality of the attribute's type at the top level of its AND chain.
-std::optional<KeyRange> PlanKeyRange(const expr::Condition& where, const KeySchema& key);
+// At most this many partitions are read one by one; more make a Scan.
+inline constexpr size_t kMaxPartitionReads = 100;
+
+// The key ranges `where` pins on `key` (a table's or an index's key
+// schema), one per partition, in the order the WHERE names them; empty when
+// it does not fix every partition key attribute with an equality or IN of
+// values of the attribute's type at the top level of its AND chain.
+std::vector<KeyRange> PlanKeyRanges(const expr::Condition& where, const KeySchema& key);
 
 // A write's target: the key, and what else its WHERE requires of the item.
 struct KeyedWhere {

@@ -204,10 +204,15 @@ TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
 
 KeySchema TableKey() { return KeySchema{{{"pk", ScalarType::kS}}, {{"sk", ScalarType::kN}}}; }
 
+// The single key range `text` reads, or nullopt for a scan.
 std::optional<KeyRange> Plan(std::string_view text, const KeySchema& key = TableKey()) {
   SelectStatement select = Select(text);
   EXPECT_TRUE(select.where.has_value());
-  return select.where ? PlanKeyRange(*select.where, key) : std::nullopt;
+  if (!select.where) return std::nullopt;
+  std::vector<KeyRange> ranges = PlanKeyRanges(*select.where, key);
+  EXPECT_LE(ranges.size(), 1u) << text;
+  if (ranges.empty()) return std::nullopt;
+  return std::move(ranges.front());
 }
 
 TEST(PartiqlPlannerTest, PartitionEqualityMakesAQuery) {
@@ -263,6 +268,19 @@ TEST(PartiqlPlannerTest, IndexKeysPlanLikeTableKeys) {
   EXPECT_EQ(range->partition[0], S("USER#1"));
   EXPECT_EQ(range->sort.op, SortKeyCondition::Op::kBeginsWith);
   EXPECT_EQ(range->sort.low, S("SHIPPED#"));
+}
+
+TEST(PartiqlPlannerTest, InOnThePartitionKeyReadsEachPartition) {
+  SelectStatement select =
+      Select("SELECT * FROM t WHERE pk IN ['a', 'b', 'a'] AND sk > 1 AND x = 1");
+  std::vector<KeyRange> ranges = PlanKeyRanges(*select.where, TableKey());
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].partition[0], S("a"));
+  EXPECT_EQ(ranges[1].partition[0], S("b"));
+  EXPECT_EQ(ranges[1].sort.op, SortKeyCondition::Op::kGt);
+  // A value of another type in the list leaves the choice to a scan.
+  SelectStatement mixed = Select("SELECT * FROM t WHERE pk IN ('a', 1)");
+  EXPECT_TRUE(PlanKeyRanges(*mixed.where, TableKey()).empty());
 }
 
 TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
