@@ -193,6 +193,16 @@ std::optional<Statement> Parser::ParseSelect() {
     if (!where) return std::nullopt;
     select.where = std::move(*where);
   }
+  if (AcceptKeyword("ORDER")) {
+    if (!ExpectKeyword("BY")) return std::nullopt;
+    do {
+      auto name = ParseName();
+      if (!name) return std::nullopt;
+      bool descending = AcceptKeyword("DESC");
+      if (!descending) AcceptKeyword("ASC");
+      select.order_by.push_back({std::move(*name), descending});
+    } while (Accept(Kind::kComma));
+  }
   return select;
 }
 

@@ -3,6 +3,7 @@
 // ExecuteTransaction receive them:
 //
 //   SELECT (* | path {, path}) FROM source [WHERE condition]
+//          [ORDER BY name [ASC | DESC] {, name [ASC | DESC]}]
 //   INSERT INTO table VALUE {'attr': value, ...}
 //   UPDATE table (SET path = term {, path = term} | REMOVE path {, path})...
 //          WHERE condition [RETURNING (ALL | MODIFIED) (OLD | NEW) *]

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/attribute_value.h"
 #include "engine/expression/ast.h"
@@ -29,10 +30,17 @@ struct Source {
 // RETURNING of UPDATE and DELETE: which image of the item comes back.
 enum class Returning { kNone, kAllOld, kAllNew, kModifiedOld, kModifiedNew };
 
+// One term of ORDER BY: a key attribute and its direction.
+struct OrderTerm {
+  std::string attribute;
+  bool descending = false;
+};
+
 struct SelectStatement {
   Source source;
   std::optional<expr::Projection> projection;  // nullopt: SELECT *
   std::optional<expr::Condition> where;
+  std::vector<OrderTerm> order_by;
 };
 
 struct InsertStatement {

@@ -175,6 +175,27 @@ def test_limit_and_next_token_page_through_a_select(dynamodb, rtbl):
         execute(dynamodb, f"SELECT * FROM \"{rtbl}\"", NextToken="not-a-token")
 
 
+def test_order_by_key_attributes(dynamodb, rtbl):
+    # ORDER BY reads a partition in either direction of its sort key, and
+    # orders several partitions (IN) by the partition key; it takes key
+    # attributes only, and needs the partition key in the WHERE.
+    first, second = "a" + key(), "b" + key()
+    for pk in (first, second):
+        for i in range(3):
+            execute(dynamodb, f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': ?, 'v': 1}}", pk, i)
+    out = execute(dynamodb, f"SELECT sk FROM \"{rtbl}\" WHERE pk = ? ORDER BY sk DESC", first)
+    assert [int(i["sk"]["N"]) for i in out["Items"]] == [2, 1, 0]
+    items, _ = select_all(dynamodb, f"SELECT pk, sk FROM \"{rtbl}\" WHERE pk IN [?, ?] "
+                          "ORDER BY pk DESC, sk ASC", first, second, Limit=2)
+    assert [(i["pk"]["S"], int(i["sk"]["N"])) for i in items] == \
+        [(second, 0), (second, 1), (second, 2), (first, 0), (first, 1), (first, 2)]
+    with expect_error(VE, exact("Variable reference v in ORDER BY clause must be part of the "
+                                "primary key")):
+        execute(dynamodb, f"SELECT * FROM \"{rtbl}\" WHERE pk = ? ORDER BY v", first)
+    with expect_error(VE, "non-optional hash key condition"):
+        execute(dynamodb, f"SELECT * FROM \"{rtbl}\" WHERE sk = 1 ORDER BY sk")
+
+
 def test_update_set_remove_and_returning(dynamodb, rtbl):
     # UPDATE applies SET (arithmetic, list_append, set_add, nested paths) and
     # REMOVE; RETURNING ALL/MODIFIED OLD/NEW * returns the item in Items.
@@ -263,6 +284,8 @@ def test_statement_errors(dynamodb, rtbl):
         execute(dynamodb, "INSERT INTO \"no-such-table\" VALUE {'pk': 'a'}")
     with expect_error(VE, "does not have the specified index"):
         execute(dynamodb, f"SELECT * FROM \"{rtbl}\".\"nope\"")
+    with expect_error(VE, "Member must have length greater than or equal to 1"):
+        dynamodb.execute_statement(Statement=f"SELECT * FROM \"{rtbl}\"", Parameters=[])
     with expect_error(VE, "Member must have length less than or equal to 8192"):
         execute(dynamodb, "SELECT * FROM t WHERE a = '" + "x" * 8200 + "'")
     with expect_error(VE, "Type mismatch for key sk expected: N actual: S"):

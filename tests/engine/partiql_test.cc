@@ -66,6 +66,15 @@ TEST(PartiqlParserTest, SelectNamesTableIndexAndProjection) {
   EXPECT_EQ(expr::PathToString(some.projection->paths[1]), "[b-c, d, [2]]");
 }
 
+TEST(PartiqlParserTest, SelectReadsOrderBy) {
+  SelectStatement select = Select("SELECT * FROM t WHERE pk = 'a' ORDER BY pk, \"sk\" DESC");
+  ASSERT_EQ(select.order_by.size(), 2u);
+  EXPECT_EQ(select.order_by[0].attribute, "pk");
+  EXPECT_FALSE(select.order_by[0].descending);
+  EXPECT_EQ(select.order_by[1].attribute, "sk");
+  EXPECT_TRUE(select.order_by[1].descending);
+}
+
 TEST(PartiqlParserTest, WhereSupportsComparisonsAndLogic) {
   Item item = Sample();
   EXPECT_TRUE(Matches("SELECT * FROM t WHERE pk = 'user#1' AND sk >= 5", item));
