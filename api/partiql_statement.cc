@@ -76,6 +76,9 @@ std::string_view ReturnValuesFor(partiql::Returning returning) {
 
 const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nullptr; }
 
+constexpr std::string_view kExistsNeedsKey =
+    "EXISTS() must contain a single item read with additional condition";
+
 bool IsElement(const std::vector<engine::KeyElement>& elements, const std::string& name) {
   return std::any_of(elements.begin(), elements.end(),
                      [&](const engine::KeyElement& e) { return e.name == name; });
@@ -247,6 +250,18 @@ ApiResult<TransactAction> WriteAction(Context& ctx, const partiql::Statement& st
     request.attributes = insert->item;
     return action;
   }
+  if (const auto* exists = std::get_if<partiql::ExistsStatement>(&statement)) {
+    if (!exists->select.source.index.empty()) {
+      return ApiError::Validation("Operations on indices are not supported in transactions");
+    }
+    if (!exists->select.where) return ApiError::Validation(std::string(kExistsNeedsKey));
+    auto split = partiql::SplitKey(*exists->select.where, (*schema)->key);
+    if (!split.ok()) return ApiError::Validation(std::string(kExistsNeedsKey));
+    action.op = ItemOp::kConditionCheck;
+    request.attributes = std::move(split->key);
+    request.expressions.condition = ExistsAnd(**schema, std::move(split->rest));
+    return action;
+  }
   const auto* update = std::get_if<partiql::UpdateStatement>(&statement);
   const auto* remove = std::get_if<partiql::DeleteStatement>(&statement);
   if (!update && !remove) return ApiError::Internal("not a write statement");
@@ -273,6 +288,9 @@ ApiResult<TransactAction> WriteAction(Context& ctx, const partiql::Statement& st
 
 ApiResult<WriteResult> RunWrite(Context& ctx, const TransactAction& action) {
   const ItemRequest& request = action.request;
+  if (action.op == ItemOp::kConditionCheck) {
+    return ApiError::Validation("EXISTS can only be used in ExecuteTransaction write requests.");
+  }
   auto schema = FindSchema(ctx, request.table);
   if (!schema.ok()) return schema.take_error();
   ConditionCheck check(request);

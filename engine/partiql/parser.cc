@@ -72,6 +72,7 @@ class Parser {
   std::optional<Statement> ParseInsert();
   std::optional<Statement> ParseUpdate();
   std::optional<Statement> ParseDelete();
+  std::optional<Statement> ParseExists();
   std::optional<Source> ParseSource();
   std::optional<std::string> ParseName();
   std::optional<Returning> ParseReturning(bool is_delete);
@@ -126,6 +127,8 @@ Result<Statement> Parser::Parse() {
     statement = ParseUpdate();
   } else if (AcceptKeyword("DELETE")) {
     statement = ParseDelete();
+  } else if (AcceptKeyword("EXISTS")) {
+    statement = ParseExists();
   } else {
     return Malformed("Expected data manipulation");
   }
@@ -314,6 +317,13 @@ std::optional<Statement> Parser::ParseDelete() {
   if (!returning) return std::nullopt;
   remove.returning = *returning;
   return remove;
+}
+
+std::optional<Statement> Parser::ParseExists() {
+  if (!Expect(Kind::kLeftParen) || !ExpectKeyword("SELECT")) return std::nullopt;
+  auto select = ParseSelect();
+  if (!select || !Expect(Kind::kRightParen)) return std::nullopt;
+  return ExistsStatement{std::move(std::get<SelectStatement>(*select))};
 }
 
 std::optional<Returning> Parser::ParseReturning(bool is_delete) {
@@ -720,8 +730,11 @@ Result<Statement> ParseStatement(std::string_view text,
 const std::string& TableOf(const Statement& statement) {
   return std::visit(
       [](const auto& s) -> const std::string& {
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, SelectStatement>) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, SelectStatement>) {
           return s.source.table;
+        } else if constexpr (std::is_same_v<T, ExistsStatement>) {
+          return s.select.source.table;
         } else {
           return s.table;
         }

@@ -8,6 +8,7 @@
 //   UPDATE table (SET path = term {, path = term} | REMOVE path {, path})...
 //          WHERE condition [RETURNING (ALL | MODIFIED) (OLD | NEW) *]
 //   DELETE FROM table WHERE condition [RETURNING ALL OLD *]
+//   EXISTS(SELECT * FROM table WHERE condition)   (in transactions only)
 //
 //   source    := name ['.' name]          (a table, or "table"."index")
 //   name      := identifier | "quoted identifier"

@@ -1,6 +1,6 @@
 // The statements of PartiQL for DynamoDB ("PartiQL - a SQL-compatible query
 // language for Amazon DynamoDB" in the developer guide) that localdynamo
-// runs: SELECT, INSERT, UPDATE and DELETE, parsed (parser.h) with their `?`
+// runs: SELECT, INSERT, UPDATE, DELETE and EXISTS, parsed (parser.h) with their `?`
 // parameters already bound.
 //
 // Conditions, update actions and projections reuse the trees of DynamoDB's
@@ -61,7 +61,14 @@ struct DeleteStatement {
   Returning returning = Returning::kNone;
 };
 
-using Statement = std::variant<SelectStatement, InsertStatement, UpdateStatement, DeleteStatement>;
+// EXISTS(SELECT ...): a condition check inside ExecuteTransaction; holds
+// when the item the SELECT's WHERE keys exists and meets the rest of it.
+struct ExistsStatement {
+  SelectStatement select;
+};
+
+using Statement = std::variant<SelectStatement, InsertStatement, UpdateStatement, DeleteStatement,
+                               ExistsStatement>;
 
 inline bool IsRead(const Statement& statement) {
   return std::holds_alternative<SelectStatement>(statement);

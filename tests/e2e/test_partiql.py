@@ -420,6 +420,29 @@ def test_transaction_is_all_or_nothing(dynamodb, rtbl):
     assert read == [{"Item": {"n": {"N": "2"}}}, {"Item": {"pk": {"S": pk}, "sk": {"N": "2"}}}, {}]
 
 
+def test_transaction_exists_is_a_condition_check(dynamodb, rtbl):
+    # EXISTS(SELECT ...) in a write transaction checks that the keyed item
+    # exists and meets the rest of the WHERE, as a ConditionCheck would; it
+    # is refused outside transactions.
+    pk = key()
+    execute(dynamodb, f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 1, 'open': true}}", pk)
+    check = {"Statement": f"EXISTS(SELECT * FROM \"{rtbl}\" WHERE pk = ? AND sk = 1 AND "
+                          "\"open\" = true)", "Parameters": [av(pk)]}
+    insert = {"Statement": f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 2}}",
+              "Parameters": [av(pk)]}
+    dynamodb.execute_transaction(TransactStatements=[check, insert])
+    assert "Item" in dynamodb.get_item(TableName=rtbl, Key={"pk": av(pk), "sk": av(2)})
+    execute(dynamodb, f"UPDATE \"{rtbl}\" SET \"open\" = false WHERE pk = ? AND sk = 1", pk)
+    insert["Statement"] = insert["Statement"].replace("'sk': 2", "'sk': 3")
+    with expect_error("TransactionCanceledException") as error:
+        dynamodb.execute_transaction(TransactStatements=[check, insert])
+    assert [r["Code"] for r in error.value.response["CancellationReasons"]] == \
+        ["ConditionalCheckFailed", "None"]
+    assert "Item" not in dynamodb.get_item(TableName=rtbl, Key={"pk": av(pk), "sk": av(3)})
+    with expect_error(VE, exact("EXISTS can only be used in ExecuteTransaction write requests.")):
+        dynamodb.execute_statement(Statement=check["Statement"], Parameters=check["Parameters"])
+
+
 def test_transaction_client_request_token_is_idempotent(dynamodb, rtbl):
     # A repeated ExecuteTransaction with the same ClientRequestToken does not
     # write again; the same token with other statements is refused.

@@ -168,6 +168,15 @@ TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
   EXPECT_TRUE(expr::EvaluateCondition(update.where, &item));
 }
 
+TEST(PartiqlParserTest, ExistsWrapsASelect) {
+  Statement statement = Parse("EXISTS(SELECT * FROM \"t\" WHERE pk = 'k' AND x IS MISSING)");
+  ASSERT_TRUE(std::holds_alternative<ExistsStatement>(statement));
+  EXPECT_EQ(TableOf(statement), "t");
+  EXPECT_FALSE(IsRead(statement));
+  EXPECT_TRUE(ParseStatement("EXISTS SELECT * FROM t", {}).status().message().starts_with(
+      "Statement wasn't well formed"));
+}
+
 TEST(PartiqlParserTest, WritesRejectUnsupportedClauses) {
   EXPECT_EQ(ErrorOf("UPDATE t SET a = 1"),
             "Where clause does not contain a mandatory equality on all key attributes");
