@@ -114,7 +114,7 @@ ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& reque
 }
 
 ApiResult<std::string> ExecuteWrite(Context& ctx, const rapidjson::Value& request,
-                                     const partiql::Statement& statement) {
+                                    const partiql::Statement& statement) {
   auto old_on_failure = ReadOldItemOnFailure(request, "");
   if (!old_on_failure.ok()) return old_on_failure.take_error();
   auto action = WriteAction(ctx, statement, *old_on_failure);
@@ -160,10 +160,10 @@ ApiResult<const rapidjson::Value*> ReadStatementList(const rapidjson::Value& req
   Constraints constraints;
   constraints.NotNull(list != nullptr, path);
   if (list && (list->Empty() || list->Size() > max)) {
-    constraints.Violation("", path,
-                          list->Empty() ? "Member must have length greater than or equal to 1"
-                                        : "Member must have length less than or equal to " +
-                                              std::to_string(max));
+    constraints.Violation(
+        "", path,
+        list->Empty() ? "Member must have length greater than or equal to 1"
+                      : "Member must have length less than or equal to " + std::to_string(max));
   }
   if (!constraints.empty()) return constraints.ToError();
   for (const auto& element : list->GetArray()) {
@@ -184,6 +184,97 @@ void WriteBatchError(JsonWriter& w, const ApiError& error) {
     WriteItem(w, *error.item);
   }
   w.EndObject();
+}
+
+// A SELECT of a batch: one item, by its whole key.
+void RunBatchRead(Context& ctx, const rapidjson::Value& element,
+                  const partiql::SelectStatement& select, TableCapacities& consumed,
+                  JsonWriter& w) {
+  auto keyed = ReadByKey(ctx, select,
+                         "Select statements within BatchExecuteStatement must specify the "
+                         "primary key in the where clause.");
+  if (!keyed.ok()) return WriteBatchError(w, keyed.error());
+  auto item = ctx.db.GetItem(ctx.caller.ns, select.source.table, keyed->key);
+  if (!item.ok()) return WriteBatchError(w, FromStatus(item.status()));
+  bool consistent = RequestReader(element).Bool("ConsistentRead").value_or(false);
+  consumed.Add(
+      ReadConsumption(*keyed->schema, nullptr, *item ? engine::ItemSize(**item) : 0, consistent));
+  std::optional<Item> selected = *item ? SelectFrom(select, **item) : std::nullopt;
+  if (selected) {
+    w.Key("Item");
+    WriteItem(w, *selected);
+  }
+}
+
+// One member of a batch, answered in its own Responses entry: its Item,
+// nothing, or its Error.
+void RunBatchStatement(Context& ctx, const rapidjson::Value& element,
+                       ApiResult<partiql::Statement>& statement, TableCapacities& consumed,
+                       JsonWriter& w) {
+  if (!statement.ok()) return WriteBatchError(w, statement.error());
+  w.Key("TableName");
+  WriteString(w, partiql::TableOf(*statement));
+  if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
+    return RunBatchRead(ctx, element, *select, consumed, w);
+  }
+  auto old_on_failure = ReadOldItemOnFailure(element, "");
+  if (!old_on_failure.ok()) return WriteBatchError(w, old_on_failure.error());
+  auto action = WriteAction(ctx, *statement, *old_on_failure);
+  if (!action.ok()) return WriteBatchError(w, action.error());
+  auto result = RunWrite(ctx, *action);
+  if (!result.ok()) return WriteBatchError(w, result.error());
+  consumed.Add(result->consumption);
+}
+
+// The SELECTs of a read transaction, each naming one item of a table by its
+// whole key, read together as TransactGetItems reads.
+ApiResult<std::string> ReadTransaction(Context& ctx,
+                                       const std::vector<partiql::Statement>& statements,
+                                       std::string_view mode) {
+  std::vector<KeyedSelect> keyed;
+  std::vector<engine::ItemRef> refs;
+  for (const auto& statement : statements) {
+    const auto& select = std::get<partiql::SelectStatement>(statement);
+    if (!select.source.index.empty()) {
+      return ApiError::Validation("Reads on indices are not supported within transactions.");
+    }
+    auto read = ReadByKey(ctx, select,
+                          "Select statements within ExecuteTransaction must specify the primary "
+                          "key in the where clause.");
+    if (!read.ok()) return read.take_error();
+    refs.push_back({select.source.table, read->key});
+    keyed.push_back(std::move(read).value());
+  }
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    if (auto valid = engine::ValidateKey(*keyed[i].schema, keyed[i].key); !valid.ok()) {
+      return CancelOnValidation(keyed.size(), i, valid);
+    }
+  }
+  std::vector<bool> conflicts;
+  auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
+  if (!found.ok()) return found.status();
+  if (std::find(conflicts.begin(), conflicts.end(), true) != conflicts.end()) {
+    return CancelOnConflicts(conflicts);
+  }
+  TableCapacities consumed;
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Responses");
+    w.StartArray();
+    for (size_t i = 0; i < keyed.size(); ++i) {
+      const std::optional<Item>& item = (*found)[i];
+      consumed.Add(ReadConsumption(*keyed[i].schema, nullptr, item ? engine::ItemSize(*item) : 0,
+                                   true, true));
+      w.StartObject();
+      std::optional<Item> selected = item ? SelectFrom(*keyed[i].select, *item) : std::nullopt;
+      if (selected) {
+        w.Key("Item");
+        WriteItem(w, *selected);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    consumed.WriteTo(w, mode);
+  });
 }
 
 }  // namespace
@@ -215,48 +306,20 @@ ApiResult<std::string> BatchExecuteStatement(Context& ctx, const rapidjson::Valu
   }
   if (reads && writes) return ApiError::Validation(std::string(kMixedBatch));
   TableCapacities consumed;
-  std::string_view mode = CapacityMode(request);
   std::vector<std::string> responses;
-  size_t i = 0;
-  for (auto& statement : statements) {
-    const rapidjson::Value& element = (*list)->GetArray()[i++];
+  for (size_t i = 0; i < statements.size(); ++i) {
     responses.push_back(RenderObject([&](JsonWriter& w) {
-      if (!statement.ok()) return WriteBatchError(w, statement.error());
-      w.Key("TableName");
-      WriteString(w, partiql::TableOf(*statement));
-      if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
-        auto keyed = ReadByKey(ctx, *select,
-                               "Select statements within BatchExecuteStatement must specify the "
-                               "primary key in the where clause.");
-        if (!keyed.ok()) return WriteBatchError(w, keyed.error());
-        auto item = ctx.db.GetItem(ctx.caller.ns, select->source.table, keyed->key);
-        if (!item.ok()) return WriteBatchError(w, FromStatus(item.status()));
-        RequestReader r(element);
-        bool consistent = r.Bool("ConsistentRead").value_or(false);
-        consumed.Add(ReadConsumption(*keyed->schema, nullptr,
-                                     *item ? engine::ItemSize(**item) : 0, consistent));
-        std::optional<Item> selected = *item ? SelectFrom(*select, **item) : std::nullopt;
-        if (selected) {
-          w.Key("Item");
-          WriteItem(w, *selected);
-        }
-        return;
-      }
-      auto old_on_failure = ReadOldItemOnFailure(element, "");
-      if (!old_on_failure.ok()) return WriteBatchError(w, old_on_failure.error());
-      auto action = WriteAction(ctx, *statement, *old_on_failure);
-      if (!action.ok()) return WriteBatchError(w, action.error());
-      auto result = RunWrite(ctx, *action);
-      if (!result.ok()) return WriteBatchError(w, result.error());
-      consumed.Add(result->consumption);
+      RunBatchStatement(ctx, (*list)->GetArray()[i], statements[i], consumed, w);
     }));
   }
   return RenderObject([&](JsonWriter& w) {
     w.Key("Responses");
     w.StartArray();
-    for (const std::string& response : responses) w.RawValue(response.data(), response.size(), rapidjson::kObjectType);
+    for (const std::string& response : responses) {
+      w.RawValue(response.data(), response.size(), rapidjson::kObjectType);
+    }
     w.EndArray();
-    consumed.WriteTo(w, mode);
+    consumed.WriteTo(w, CapacityMode(request));
   });
 }
 
@@ -277,71 +340,18 @@ ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& 
   if (reads != 0 && reads != statements.size()) {
     return ApiError::Validation(std::string(kMixedTransaction));
   }
-  std::string_view mode = CapacityMode(request);
-  if (reads == 0) {
-    std::vector<TransactAction> actions;
-    size_t i = 0;
-    for (const auto& statement : statements) {
-      auto old_on_failure = ReadOldItemOnFailure((*list)->GetArray()[i++], "");
-      if (!old_on_failure.ok()) return old_on_failure.take_error();
-      auto action = WriteAction(ctx, statement, *old_on_failure);
-      if (!action.ok()) return action.take_error();
-      actions.push_back(std::move(action).value());
-    }
-    auto token = RequestReader(request).String("ClientRequestToken");
-    return RunTransactWrite(ctx, actions, token, token ? Fingerprint(**list) : "", mode, false);
+  if (reads != 0) return ReadTransaction(ctx, statements, CapacityMode(request));
+  std::vector<TransactAction> actions;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    auto old_on_failure = ReadOldItemOnFailure((*list)->GetArray()[i], "");
+    if (!old_on_failure.ok()) return old_on_failure.take_error();
+    auto action = WriteAction(ctx, statements[i], *old_on_failure);
+    if (!action.ok()) return action.take_error();
+    actions.push_back(std::move(action).value());
   }
-  std::vector<KeyedSelect> keyed;
-  std::vector<engine::ItemRef> refs;
-  for (const auto& statement : statements) {
-    const auto& select = std::get<partiql::SelectStatement>(statement);
-    if (!select.source.index.empty()) {
-      return ApiError::Validation("Reads on indices are not supported within transactions.");
-    }
-    auto read = ReadByKey(ctx, select,
-                          "Select statements within ExecuteTransaction must specify the primary "
-                          "key in the where clause.");
-    if (!read.ok()) return read.take_error();
-    refs.push_back({select.source.table, read->key});
-    keyed.push_back(std::move(read).value());
-  }
-  for (size_t i = 0; i < keyed.size(); ++i) {
-    if (auto valid = engine::ValidateKey(*keyed[i].schema, keyed[i].key); !valid.ok()) {
-      return CancelOnValidation(keyed.size(), i, valid);
-    }
-  }
-  std::vector<bool> conflicts;
-  auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
-  if (!found.ok()) return found.status();
-  if (std::find(conflicts.begin(), conflicts.end(), true) != conflicts.end()) {
-    std::vector<CancellationReason> reasons;
-    for (bool conflict : conflicts) {
-      reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
-                                                      std::string(engine::kTransactionOngoing),
-                                                      std::nullopt}
-                                 : CancellationReason{"None", "", std::nullopt});
-    }
-    return ApiError::TransactionCanceled(std::move(reasons));
-  }
-  TableCapacities consumed;
-  return RenderObject([&](JsonWriter& w) {
-    w.Key("Responses");
-    w.StartArray();
-    for (size_t i = 0; i < keyed.size(); ++i) {
-      const std::optional<Item>& item = (*found)[i];
-      consumed.Add(ReadConsumption(*keyed[i].schema, nullptr, item ? engine::ItemSize(*item) : 0,
-                                   true, true));
-      w.StartObject();
-      std::optional<Item> selected = item ? SelectFrom(*keyed[i].select, *item) : std::nullopt;
-      if (selected) {
-        w.Key("Item");
-        WriteItem(w, *selected);
-      }
-      w.EndObject();
-    }
-    w.EndArray();
-    consumed.WriteTo(w, mode);
-  });
+  auto token = RequestReader(request).String("ClientRequestToken");
+  return RunTransactWrite(ctx, actions, token, token ? Fingerprint(**list) : "",
+                          CapacityMode(request), false);
 }
 
 }  // namespace ddb::api

@@ -65,11 +65,16 @@ expr::Condition ExistsAnd(const engine::TableSchema& schema, std::optional<expr:
 
 std::string_view ReturnValuesFor(partiql::Returning returning) {
   switch (returning) {
-    case partiql::Returning::kAllOld: return "ALL_OLD";
-    case partiql::Returning::kAllNew: return "ALL_NEW";
-    case partiql::Returning::kModifiedOld: return "UPDATED_OLD";
-    case partiql::Returning::kModifiedNew: return "UPDATED_NEW";
-    case partiql::Returning::kNone: break;
+    case partiql::Returning::kAllOld:
+      return "ALL_OLD";
+    case partiql::Returning::kAllNew:
+      return "ALL_NEW";
+    case partiql::Returning::kModifiedOld:
+      return "UPDATED_OLD";
+    case partiql::Returning::kModifiedNew:
+      return "UPDATED_NEW";
+    case partiql::Returning::kNone:
+      break;
   }
   return "NONE";
 }
@@ -91,7 +96,8 @@ ApiResult<bool> ApplyOrderBy(const partiql::SelectStatement& select, const engin
                              std::vector<partiql::KeyRange>& ranges) {
   if (select.order_by.empty()) return true;
   if (!select.where) {
-    return ApiError::Validation("Must have WHERE clause in the statement when using ORDER BY clause.");
+    return ApiError::Validation(
+        "Must have WHERE clause in the statement when using ORDER BY clause.");
   }
   bool forward = true;
   std::optional<bool> partitions_descending;
@@ -217,7 +223,8 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
       result.next = SelectPosition{i, page->last_evaluated_key};
       break;
     }
-    bool full = (options.limit && evaluated >= options.limit) || bytes_read >= engine::kMaxPageBytes;
+    bool full =
+        (options.limit && evaluated >= options.limit) || bytes_read >= engine::kMaxPageBytes;
     if (full && i + 1 < ranges.size()) {
       result.next = SelectPosition{i + 1, std::nullopt};
       break;
@@ -327,8 +334,7 @@ ApiResult<WriteResult> RunWrite(Context& ctx, const TransactAction& action) {
   const Item* after = writes_item ? &new_item : nullptr;
   result.consumption = WriteConsumption(**schema, Pointer(*old_item), after);
   if (action.op == ItemOp::kUpdate) {
-    result.returned =
-        UpdateResult(request.return_values, *old_item, new_item, request.expressions);
+    result.returned = UpdateResult(request.return_values, *old_item, new_item, request.expressions);
   } else if (request.return_values == "ALL_OLD") {
     result.returned = *old_item;
   }

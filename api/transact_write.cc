@@ -19,6 +19,8 @@ using engine::Status;
 constexpr size_t kMaxTransactBytes = 4 * 1024 * 1024;
 constexpr int64_t kTokenLifetimeMillis = 10 * 60 * 1000;
 
+using Schemas = std::map<std::string, std::shared_ptr<const engine::TableSchema>>;
+
 // What an action does to its item, decided inside the transaction.
 engine::Planner PlannerFor(const TransactAction& action, ConditionCheck& check) {
   return [&action, &check](const Item* current) -> engine::Result<engine::Mutation> {
@@ -60,10 +62,8 @@ CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_i
 // The answer to a repeated request (same ClientRequestToken): nothing is
 // written again; DynamoDB bills the replay as transactional reads of the
 // items.
-ApiResult<std::string> ReplayResponse(
-    Context& ctx, const std::vector<TransactAction>& actions,
-    std::map<std::string, std::shared_ptr<const engine::TableSchema>>& schemas,
-    std::string_view mode) {
+ApiResult<std::string> ReplayResponse(Context& ctx, const std::vector<TransactAction>& actions,
+                                      Schemas& schemas, std::string_view mode) {
   TableCapacities consumed;
   if (WantsCapacity(mode)) {
     std::vector<engine::ItemRef> refs;
@@ -101,33 +101,13 @@ void WriteCanonical(JsonWriter& w, const rapidjson::Value& value) {
   }
 }
 
-}  // namespace
-
-// A transaction cancelled because action `index` of `count` is invalid:
-// DynamoDB reports that one as ValidationError and the others as None.
-ApiError CancelOnValidation(size_t count, size_t index, const Status& status) {
-  std::vector<CancellationReason> reasons(count, CancellationReason{"None", "", std::nullopt});
-  reasons[index] = {"ValidationError", status.message(), std::nullopt};
-  return ApiError::TransactionCanceled(std::move(reasons));
-}
-
-// What ClientRequestToken compares: the actions, not how the answer is
-// reported (ReturnConsumedCapacity and the like).
-std::string Fingerprint(const rapidjson::Value& transact_items) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  WriteCanonical(w, transact_items);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
-                                        std::optional<std::string_view> token,
-                                        const std::string& fingerprint,
-                                        std::string_view capacity_mode, bool collection_metrics) {
+// Checks each action's key against its table, one action per item and the
+// 4 MB limit; sets each action's key. Returns the tables' schemas.
+ApiResult<Schemas> CheckActions(Context& ctx, std::vector<TransactAction>& actions) {
   // One item at most once; 4 MB in all.
   std::set<std::string> seen;
   size_t bytes = 0;
-  std::map<std::string, std::shared_ptr<const engine::TableSchema>> schemas;
+  Schemas schemas;
   for (TransactAction& action : actions) {
     const ItemRequest& req = action.request;
     auto& schema = schemas[req.table];
@@ -150,10 +130,97 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
   if (bytes > kMaxTransactBytes) {
     return ApiError::Validation("Transaction request size cannot exceed 4 MB");
   }
+  return schemas;
+}
 
-    if (token) {
-    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint,
-                                         kTokenLifetimeMillis);
+// The cancellation of a transaction that did not commit: one reason per
+// action.
+ApiError Cancellation(const engine::TransactWriteOutcome& outcome,
+                      std::vector<ConditionCheck>& checks) {
+  std::vector<CancellationReason> reasons;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    reasons.push_back(ReasonFor(outcome.reasons[i], checks[i].failed_item()));
+  }
+  // DynamoDB reports only the first validation error; the rest read None.
+  auto first = std::find_if(reasons.begin(), reasons.end(),
+                            [](const auto& r) { return r.code == "ValidationError"; });
+  if (first != reasons.end()) {
+    for (auto& reason : reasons) {
+      if (&reason != &*first) reason = {"None", "", std::nullopt};
+    }
+  }
+  return ApiError::TransactionCanceled(std::move(reasons));
+}
+
+// The answer to a committed transaction: ConsumedCapacity and
+// ItemCollectionMetrics.
+std::string CommittedResponse(const std::vector<TransactAction>& actions, Schemas& schemas,
+                              const engine::TransactWriteOutcome& outcome,
+                              std::string_view capacity_mode, bool collection_metrics) {
+  TableCapacities consumed;
+  ItemCollections collections;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const TransactAction& action = actions[i];
+    if (collection_metrics && action.op != ItemOp::kConditionCheck) {
+      collections.Add(*schemas[action.request.table], action.request.attributes);
+    }
+    const auto& schema = *schemas[action.request.table];
+    const std::optional<Item>& before = outcome.before[i];
+    Consumption c;
+    if (action.op == ItemOp::kConditionCheck) {  // charged as a write of the item read
+      c = Consumption(schema.name, true);
+      c.table_units = WriteUnits(before ? engine::ItemSize(*before) : 0, true);
+      c.transactional = true;
+    } else {
+      const std::optional<Item>& after = outcome.after[i];
+      c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
+    }
+    consumed.Add(c);
+  }
+  return RenderObject([&](JsonWriter& w) {
+    consumed.WriteTo(w, capacity_mode);
+    collections.WriteTo(w);
+  });
+}
+
+}  // namespace
+
+ApiError CancelOnConflicts(const std::vector<bool>& conflicts) {
+  std::vector<CancellationReason> reasons;
+  for (bool conflict : conflicts) {
+    reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
+                                                    std::string(engine::kTransactionOngoing),
+                                                    std::nullopt}
+                               : CancellationReason{"None", "", std::nullopt});
+  }
+  return ApiError::TransactionCanceled(std::move(reasons));
+}
+
+// A transaction cancelled because action `index` of `count` is invalid:
+// DynamoDB reports that one as ValidationError and the others as None.
+ApiError CancelOnValidation(size_t count, size_t index, const Status& status) {
+  std::vector<CancellationReason> reasons(count, CancellationReason{"None", "", std::nullopt});
+  reasons[index] = {"ValidationError", status.message(), std::nullopt};
+  return ApiError::TransactionCanceled(std::move(reasons));
+}
+
+// What ClientRequestToken compares: the actions, not how the answer is
+// reported (ReturnConsumedCapacity and the like).
+std::string Fingerprint(const rapidjson::Value& transact_items) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteCanonical(w, transact_items);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
+                                        std::optional<std::string_view> token,
+                                        const std::string& fingerprint,
+                                        std::string_view capacity_mode, bool collection_metrics) {
+  auto schemas = CheckActions(ctx, actions);
+  if (!schemas.ok()) return schemas.take_error();
+  if (token) {
+    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
     if (seen_before == engine::TokenCheck::kInProgress) {
       return ApiError::TransactionInProgress(
           "Transaction from previous request is still in progress");
@@ -163,7 +230,7 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
           "The request uses the same client token as a previous, but non-identical request.");
     }
     if (seen_before == engine::TokenCheck::kRepeat) {
-      return ReplayResponse(ctx, actions, schemas, capacity_mode);
+      return ReplayResponse(ctx, actions, *schemas, capacity_mode);
     }
   }
 
@@ -180,46 +247,8 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
                        kTokenLifetimeMillis);
   }
   if (!outcome.ok()) return outcome.status();
-  if (!outcome->committed) {
-    std::vector<CancellationReason> reasons;
-    for (size_t i = 0; i < checks.size(); ++i) {
-      reasons.push_back(ReasonFor(outcome->reasons[i], checks[i].failed_item()));
-    }
-    // DynamoDB reports only the first validation error; the rest read None.
-    auto first = std::find_if(reasons.begin(), reasons.end(),
-                              [](const auto& r) { return r.code == "ValidationError"; });
-    if (first != reasons.end()) {
-      for (auto& reason : reasons) {
-        if (&reason != &*first) reason = {"None", "", std::nullopt};
-      }
-    }
-    return ApiError::TransactionCanceled(std::move(reasons));
-  }
-
-  TableCapacities consumed;
-  ItemCollections collections;
-  for (size_t i = 0; i < actions.size(); ++i) {
-    const TransactAction& action = (actions)[i];
-    if (collection_metrics && action.op != ItemOp::kConditionCheck) {
-      collections.Add(*schemas[action.request.table], action.request.attributes);
-    }
-    const auto& schema = *schemas[action.request.table];
-    const std::optional<Item>& before = outcome->before[i];
-    Consumption c;
-    if (action.op == ItemOp::kConditionCheck) {  // charged as a write of the item read
-      c = Consumption(schema.name, true);
-      c.table_units = WriteUnits(before ? engine::ItemSize(*before) : 0, true);
-      c.transactional = true;
-    } else {
-      const std::optional<Item>& after = outcome->after[i];
-      c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
-    }
-    consumed.Add(c);
-  }
-  return RenderObject([&](JsonWriter& w) {
-    consumed.WriteTo(w, capacity_mode);
-    collections.WriteTo(w);
-  });
+  if (!outcome->committed) return Cancellation(*outcome, checks);
+  return CommittedResponse(actions, *schemas, *outcome, capacity_mode, collection_metrics);
 }
 
 }  // namespace ddb::api

@@ -45,6 +45,10 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
 // DynamoDB reports that one as ValidationError and the others as None.
 ApiError CancelOnValidation(size_t count, size_t index, const engine::Status& status);
 
+// A read transaction cancelled because the items flagged in `conflicts` are
+// held by a transaction: TransactionConflict for those, None for the rest.
+ApiError CancelOnConflicts(const std::vector<bool>& conflicts);
+
 // `value` as JSON with object members sorted by name, so that two requests
 // that differ only in member order have the same fingerprint.
 std::string Fingerprint(const rapidjson::Value& value);

@@ -57,14 +57,17 @@ struct Punctuation {
 
 // Longest first, so "<=" wins over "<".
 constexpr Punctuation kPunctuation[] = {
-    {"<<", Token::Kind::kLeftBag},   {">>", Token::Kind::kRightBag}, {"<>", Token::Kind::kNe},
-    {"!=", Token::Kind::kNe},        {"<=", Token::Kind::kLe},       {">=", Token::Kind::kGe},
-    {"(", Token::Kind::kLeftParen},  {")", Token::Kind::kRightParen},
+    {"<<", Token::Kind::kLeftBag},    {">>", Token::Kind::kRightBag},
+    {"<>", Token::Kind::kNe},         {"!=", Token::Kind::kNe},
+    {"<=", Token::Kind::kLe},         {">=", Token::Kind::kGe},
+    {"(", Token::Kind::kLeftParen},   {")", Token::Kind::kRightParen},
     {"[", Token::Kind::kLeftBracket}, {"]", Token::Kind::kRightBracket},
-    {"{", Token::Kind::kLeftBrace},  {"}", Token::Kind::kRightBrace}, {",", Token::Kind::kComma},
-    {".", Token::Kind::kDot},        {":", Token::Kind::kColon},     {";", Token::Kind::kSemicolon},
-    {"*", Token::Kind::kStar},       {"?", Token::Kind::kParameter}, {"=", Token::Kind::kEq},
-    {"<", Token::Kind::kLt},         {">", Token::Kind::kGt},        {"+", Token::Kind::kPlus},
+    {"{", Token::Kind::kLeftBrace},   {"}", Token::Kind::kRightBrace},
+    {",", Token::Kind::kComma},       {".", Token::Kind::kDot},
+    {":", Token::Kind::kColon},       {";", Token::Kind::kSemicolon},
+    {"*", Token::Kind::kStar},        {"?", Token::Kind::kParameter},
+    {"=", Token::Kind::kEq},          {"<", Token::Kind::kLt},
+    {">", Token::Kind::kGt},          {"+", Token::Kind::kPlus},
     {"-", Token::Kind::kMinus},
 };
 
@@ -123,10 +126,6 @@ std::vector<Token> Tokenize(std::string_view statement) {
   return tokens;
 }
 
-}  // namespace ddb::engine::partiql
-
-namespace ddb::engine::partiql {
-
 Status Malformed(std::string_view detail) {
   return Status::InvalidArgument("Statement wasn't well formed, can't be processed: " +
                                  std::string(detail));
@@ -137,8 +136,8 @@ Status UnexpectedToken(std::string_view statement, const Token& token) {
   std::string_view before = statement.substr(0, token.offset);
   size_t line = 1 + std::count(before.begin(), before.end(), '\n');
   size_t last_newline = before.rfind('\n');
-  size_t column = last_newline == std::string_view::npos ? token.offset + 1
-                                                         : token.offset - last_newline;
+  size_t column =
+      last_newline == std::string_view::npos ? token.offset + 1 : token.offset - last_newline;
   return Malformed("Unexpected token \"" + std::string(token.text) + "\" at line " +
                    std::to_string(line) + ", column " + std::to_string(column));
 }

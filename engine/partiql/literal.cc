@@ -41,7 +41,8 @@ Result<AttributeValue> MakeSet(const std::vector<AttributeValue>& elements) {
   }
   std::vector<std::string> values;
   for (const AttributeValue& e : elements) {
-    const std::string& text = type == AttributeType::kS ? e.as<std::string>() : e.as<Binary>().bytes;
+    const std::string& text =
+        type == AttributeType::kS ? e.as<std::string>() : e.as<Binary>().bytes;
     if (seen.insert(text).second) values.push_back(text);
   }
   if (type == AttributeType::kS) return AttributeValue(StringSet{std::move(values)});
@@ -84,7 +85,8 @@ std::optional<AttributeValue> LiteralReader::Read(const std::vector<Token>& toke
       return ReadNumber(token, false);
     case Kind::kMinus:
     case Kind::kPlus:
-      if (tokens[pos + 1].kind != Kind::kNumber) return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
+      if (tokens[pos + 1].kind != Kind::kNumber)
+        return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
       pos += 2;
       return ReadNumber(tokens[pos - 1], token.kind == Kind::kMinus);
     case Kind::kParameter:
@@ -116,8 +118,8 @@ std::optional<AttributeValue> LiteralReader::ReadNumber(const Token& token, bool
   return AttributeValue(std::move(number).value());
 }
 
-std::optional<AttributeValue> LiteralReader::ReadList(const std::vector<Token>& tokens,
-                                                      size_t& pos, int depth) {
+std::optional<AttributeValue> LiteralReader::ReadList(const std::vector<Token>& tokens, size_t& pos,
+                                                      int depth) {
   ++pos;  // [
   List list;
   if (tokens[pos].kind != Kind::kRightBracket) {
@@ -129,7 +131,8 @@ std::optional<AttributeValue> LiteralReader::ReadList(const std::vector<Token>& 
       ++pos;
     }
   }
-  if (tokens[pos].kind != Kind::kRightBracket) return Fail(UnexpectedToken(statement_, tokens[pos]));
+  if (tokens[pos].kind != Kind::kRightBracket)
+    return Fail(UnexpectedToken(statement_, tokens[pos]));
   ++pos;
   return AttributeValue(std::move(list));
 }

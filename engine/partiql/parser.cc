@@ -639,8 +639,8 @@ bool Parser::ParseSetClause(expr::Update& update) {
         return Fail(Status::InvalidArgument("The second argument to SET_" + upper +
                                             " must be a value with type SET"));
       }
-      action.kind = upper == "ADD" ? expr::UpdateAction::Kind::kAdd
-                                   : expr::UpdateAction::Kind::kDelete;
+      action.kind =
+          upper == "ADD" ? expr::UpdateAction::Kind::kAdd : expr::UpdateAction::Kind::kDelete;
       action.value = std::move(*value);
     } else {
       auto term = ParseTerm(0);

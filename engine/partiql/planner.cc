@@ -39,12 +39,18 @@ struct KeyTerm {
 
 Op ToOp(Comparator comparator, bool mirrored) {
   switch (comparator) {
-    case Comparator::kEq: return Op::kEq;
-    case Comparator::kLt: return mirrored ? Op::kGt : Op::kLt;
-    case Comparator::kLe: return mirrored ? Op::kGe : Op::kLe;
-    case Comparator::kGt: return mirrored ? Op::kLt : Op::kGt;
-    case Comparator::kGe: return mirrored ? Op::kLe : Op::kGe;
-    case Comparator::kNe: break;
+    case Comparator::kEq:
+      return Op::kEq;
+    case Comparator::kLt:
+      return mirrored ? Op::kGt : Op::kLt;
+    case Comparator::kLe:
+      return mirrored ? Op::kGe : Op::kLe;
+    case Comparator::kGt:
+      return mirrored ? Op::kLt : Op::kGt;
+    case Comparator::kGe:
+      return mirrored ? Op::kLe : Op::kGe;
+    case Comparator::kNe:
+      break;
   }
   return Op::kNone;
 }

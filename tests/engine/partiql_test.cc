@@ -122,17 +122,17 @@ TEST(PartiqlParserTest, InsertBuildsEveryLiteralType) {
   const InsertStatement& insert = std::get<InsertStatement>(statement);
   EXPECT_EQ(insert.table, "t");
   EXPECT_EQ(DebugString(insert.item),
-            DebugString(Item{{"pk", S("k")},
-                             {"n", N("-150")},
-                             {"yes", AttributeValue(true)},
-                             {"no", AttributeValue(false)},
-                             {"nul", AttributeValue(Null{})},
-                             {"l", AttributeValue(List{N("1"), S("x"), AttributeValue(List{N("2")})})},
-                             {"m", AttributeValue(Map{{"inner", S("v")}})},
-                             {"ss", AttributeValue(StringSet{{"a", "b"}})},
-                             {"ns", AttributeValue(NumberSet{{*Number::Parse("1"),
-                                                              *Number::Parse("2")}})},
-                             {"p", AttributeValue(Binary{"\x01"})}}));
+            DebugString(
+                Item{{"pk", S("k")},
+                     {"n", N("-150")},
+                     {"yes", AttributeValue(true)},
+                     {"no", AttributeValue(false)},
+                     {"nul", AttributeValue(Null{})},
+                     {"l", AttributeValue(List{N("1"), S("x"), AttributeValue(List{N("2")})})},
+                     {"m", AttributeValue(Map{{"inner", S("v")}})},
+                     {"ss", AttributeValue(StringSet{{"a", "b"}})},
+                     {"ns", AttributeValue(NumberSet{{*Number::Parse("1"), *Number::Parse("2")}})},
+                     {"p", AttributeValue(Binary{"\x01"})}}));
 }
 
 TEST(PartiqlParserTest, InsertRejectsOtherForms) {
@@ -146,7 +146,8 @@ TEST(PartiqlParserTest, InsertRejectsOtherForms) {
   EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'a': <<1, 'x'>>}"),
             "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in "
             "bags");
-  EXPECT_EQ(ErrorOf("INSERT INTO t.i VALUE {'a': 1}"), "This operation is not supported on an index");
+  EXPECT_EQ(ErrorOf("INSERT INTO t.i VALUE {'a': 1}"),
+            "This operation is not supported on an index");
 }
 
 TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
@@ -155,15 +156,18 @@ TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
       "f = set_add(f, <<'z'>>) WHERE pk = 'k' RETURNING MODIFIED NEW *");
   ASSERT_TRUE(std::holds_alternative<UpdateStatement>(statement));
   const UpdateStatement& update = std::get<UpdateStatement>(statement);
-  Item item{{"pk", S("k")}, {"a", N("1")}, {"d", S("gone")}, {"e", AttributeValue(List{})},
-            {"b", AttributeValue(Map{})}, {"f", AttributeValue(StringSet{{"y"}})}};
+  Item item{{"pk", S("k")},
+            {"a", N("1")},
+            {"d", S("gone")},
+            {"e", AttributeValue(List{})},
+            {"b", AttributeValue(Map{})},
+            {"f", AttributeValue(StringSet{{"y"}})}};
   ASSERT_TRUE(expr::ApplyUpdate(update.update, &item).ok());
-  EXPECT_EQ(DebugString(item),
-            DebugString(Item{{"pk", S("k")},
-                             {"a", N("2")},
-                             {"b", AttributeValue(Map{{"c", S("x")}})},
-                             {"e", AttributeValue(List{N("1")})},
-                             {"f", AttributeValue(StringSet{{"y", "z"}})}}));
+  EXPECT_EQ(DebugString(item), DebugString(Item{{"pk", S("k")},
+                                                {"a", N("2")},
+                                                {"b", AttributeValue(Map{{"c", S("x")}})},
+                                                {"e", AttributeValue(List{N("1")})},
+                                                {"f", AttributeValue(StringSet{{"y", "z"}})}}));
   EXPECT_EQ(update.returning, Returning::kModifiedNew);
   EXPECT_TRUE(expr::EvaluateCondition(update.where, &item));
 }
@@ -173,8 +177,10 @@ TEST(PartiqlParserTest, ExistsWrapsASelect) {
   ASSERT_TRUE(std::holds_alternative<ExistsStatement>(statement));
   EXPECT_EQ(TableOf(statement), "t");
   EXPECT_FALSE(IsRead(statement));
-  EXPECT_TRUE(ParseStatement("EXISTS SELECT * FROM t", {}).status().message().starts_with(
-      "Statement wasn't well formed"));
+  EXPECT_TRUE(ParseStatement("EXISTS SELECT * FROM t", {})
+                  .status()
+                  .message()
+                  .starts_with("Statement wasn't well formed"));
 }
 
 TEST(PartiqlParserTest, WritesRejectUnsupportedClauses) {
@@ -212,11 +218,11 @@ TEST(PartiqlParserTest, SyntaxErrorsNameTheTokenAndItsPosition) {
 }
 
 TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
-  std::string deep = "SELECT * FROM t WHERE " + std::string(200, '(') + "a = 1" +
-                     std::string(200, ')');
+  std::string deep =
+      "SELECT * FROM t WHERE " + std::string(200, '(') + "a = 1" + std::string(200, ')');
   EXPECT_FALSE(ParseStatement(deep, {}).ok());
-  std::string literal = "INSERT INTO t VALUE {'a': " + std::string(100, '[') + "1" +
-                        std::string(100, ']') + "}";
+  std::string literal =
+      "INSERT INTO t VALUE {'a': " + std::string(100, '[') + "1" + std::string(100, ']') + "}";
   EXPECT_FALSE(ParseStatement(literal, {}).ok());
 }
 
