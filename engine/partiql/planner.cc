@@ -116,30 +116,72 @@ const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms, const KeyElement& ele
 
 // The values `conjuncts` allow for `element`: an equality's value, or the
 // values of an IN over constants, all of the element's type.
+// The disjuncts ORed together at the top of `condition`, in order.
+void Disjuncts(const Condition& condition, std::vector<const Condition*>* out) {
+  if (condition.kind == Condition::Kind::kOr) {
+    for (const Condition& child : condition.children) Disjuncts(child, out);
+    return;
+  }
+  out->push_back(&condition);
+}
+
+// The constants `c` allows for `element`: `element IN (v, ...)` or
+// `element = v OR element = w ...`; empty when `c` is neither, or a value
+// has another type than the element's.
+std::vector<AttributeValue> ListedValues(const Condition& c, const KeyElement& element) {
+  std::vector<const Operand*> candidates;
+  if (c.kind == Condition::Kind::kIn) {
+    const std::string* attribute = AttributeOf(c.operands[0]);
+    if (!attribute || *attribute != element.name) return {};
+    for (size_t i = 1; i < c.operands.size(); ++i) candidates.push_back(&c.operands[i]);
+  } else if (c.kind == Condition::Kind::kOr) {
+    std::vector<const Condition*> branches;
+    Disjuncts(c, &branches);
+    for (const Condition* branch : branches) {
+      auto term = AsKeyTerm(*branch);
+      if (!term || term->op != Op::kEq || *term->attribute != element.name) return {};
+      candidates.push_back(&branch->operands[AttributeOf(branch->operands[0]) ? 1 : 0]);
+    }
+  }
+  std::vector<AttributeValue> values;
+  for (const Operand* candidate : candidates) {
+    if (candidate->kind != Operand::Kind::kValue ||
+        !HasScalarType(candidate->value, element.type)) {
+      return {};
+    }
+    if (std::find(values.begin(), values.end(), candidate->value) == values.end()) {
+      values.push_back(candidate->value);
+    }
+  }
+  return values;
+}
+
+// The values `conjuncts` allow for `element`: an equality's value, or the
+// values an IN or an OR of equalities lists.
 std::vector<AttributeValue> PartitionValues(const std::vector<const Condition*>& conjuncts,
                                             const std::vector<KeyTerm>& terms,
                                             const KeyElement& element) {
   if (const KeyTerm* equal = FindTerm(terms, element, true)) return {equal->low};
   for (const Condition* c : conjuncts) {
-    if (c->kind != Condition::Kind::kIn || !AttributeOf(c->operands[0]) ||
-        *AttributeOf(c->operands[0]) != element.name) {
-      continue;
-    }
-    std::vector<AttributeValue> values;
-    for (size_t i = 1; i < c->operands.size(); ++i) {
-      const Operand& candidate = c->operands[i];
-      if (candidate.kind != Operand::Kind::kValue ||
-          !HasScalarType(candidate.value, element.type)) {
-        values.clear();
-        break;
-      }
-      if (std::find(values.begin(), values.end(), candidate.value) == values.end()) {
-        values.push_back(candidate.value);
-      }
-    }
+    std::vector<AttributeValue> values = ListedValues(*c, element);
     if (!values.empty()) return values;
   }
   return {};
+}
+
+// Ranges of the same partition read it whole, once.
+std::vector<KeyRange> MergePartitions(std::vector<KeyRange> ranges) {
+  std::vector<KeyRange> merged;
+  for (KeyRange& range : ranges) {
+    auto same = std::find_if(merged.begin(), merged.end(),
+                             [&](const KeyRange& r) { return r.partition == range.partition; });
+    if (same == merged.end()) {
+      merged.push_back(std::move(range));
+    } else {
+      same->sort = SortKeyCondition{};
+    }
+  }
+  return merged;
 }
 
 SortKeyCondition PlanSort(const std::vector<KeyTerm>& terms, const KeySchema& key) {
@@ -166,9 +208,8 @@ SortKeyCondition PlanSort(const std::vector<KeyTerm>& terms, const KeySchema& ke
   return sort;
 }
 
-}  // namespace
-
-std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key) {
+// The ranges of one conjunction (a WHERE without a top-level OR).
+std::vector<KeyRange> PlanConjunction(const Condition& where, const KeySchema& key) {
   std::vector<const Condition*> conjuncts;
   Conjuncts(where, &conjuncts);
   std::vector<KeyTerm> terms;
@@ -192,6 +233,23 @@ std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key
   SortKeyCondition sort = PlanSort(terms, key);
   std::vector<KeyRange> ranges;
   for (auto& partition : partitions) ranges.push_back(KeyRange{std::move(partition), sort});
+  return ranges;
+}
+
+}  // namespace
+
+std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key) {
+  // Each branch of a top-level OR must pin its partitions, or all is a scan.
+  std::vector<const Condition*> branches;
+  Disjuncts(where, &branches);
+  std::vector<KeyRange> ranges;
+  for (const Condition* branch : branches) {
+    std::vector<KeyRange> more = PlanConjunction(*branch, key);
+    if (more.empty()) return {};
+    for (KeyRange& range : more) ranges.push_back(std::move(range));
+  }
+  ranges = MergePartitions(std::move(ranges));
+  if (ranges.size() > kMaxPartitionReads) return {};
   return ranges;
 }
 

@@ -2,9 +2,10 @@
 // pin down, and the key range a SELECT's WHERE allows.
 //
 // DynamoDB runs a SELECT whose WHERE fixes the partition key (an equality,
-// or IN with a list of values, ANDed with the rest) as a Query of each such
-// partition, narrowed by a sort key condition when one is ANDed in too; any
-// other SELECT is a Scan. Either way
+// IN with a list of values, or equalities ORed together, ANDed with the
+// rest — or a top-level OR each of whose branches does so) as a Query of
+// each such partition, narrowed by a sort key condition when one is ANDed
+// in too; any other SELECT is a Scan. Either way
 // the whole WHERE is still evaluated on every item read, so the key range
 // only makes the read cheaper, never changes its result. A write (UPDATE,
 // DELETE) needs an equality on every key attribute; the rest of its WHERE
@@ -33,9 +34,9 @@ struct KeyRange {
 inline constexpr size_t kMaxPartitionReads = 100;
 
 // The key ranges `where` pins on `key` (a table's or an index's key
-// schema), one per partition, in the order the WHERE names them; empty when
-// it does not fix every partition key attribute with an equality or IN of
-// values of the attribute's type at the top level of its AND chain.
+// schema), one per partition, in the order the WHERE names them (a
+// partition named twice is read whole, once); empty when it does not fix
+// every partition key attribute with values of the attribute's type.
 std::vector<KeyRange> PlanKeyRanges(const expr::Condition& where, const KeySchema& key);
 
 // A write's target: the key, and what else its WHERE requires of the item.

@@ -135,9 +135,9 @@ def test_select_projection_names_values_by_their_last_path_element(dynamodb, rtb
 
 
 def test_select_pinned_to_a_partition_reads_only_that_partition(dynamodb, tables):
-    # A SELECT whose WHERE fixes the partition key is a Query: it reads (and
-    # is charged for) that partition alone. Without it, the same WHERE scans
-    # the table.
+    # A SELECT whose WHERE fixes the partition key (=, IN, or equalities
+    # ORed) is a Query: it reads (and is charged for) those partitions alone.
+    # Without it, the same WHERE scans the table.
     name = tables(prefix="pql-cost")
     big = "x" * 3000
     for i in range(20):
@@ -150,6 +150,10 @@ def test_select_pinned_to_a_partition_reads_only_that_partition(dynamodb, tables
                       ReturnConsumedCapacity="TOTAL")
     assert sorted(i["pk"]["S"] for i in several["Items"]) == ["p1", "p2", "p9"]
     assert several["ConsumedCapacity"]["CapacityUnits"] <= 1.5
+    ored = execute(dynamodb, f"SELECT pk FROM \"{name}\" WHERE pk = 'p4' OR pk = 'p5'",
+                   ReturnConsumedCapacity="TOTAL")
+    assert sorted(i["pk"]["S"] for i in ored["Items"]) == ["p4", "p5"]
+    assert ored["ConsumedCapacity"]["CapacityUnits"] <= 1.0
     scanned = execute(dynamodb, f"SELECT * FROM \"{name}\" WHERE big = 'nothing'",
                       ReturnConsumedCapacity="TOTAL")
     assert scanned["Items"] == []

@@ -265,6 +265,7 @@ TEST(PartiqlPlannerTest, PartitionEqualityMakesAQuery) {
 TEST(PartiqlPlannerTest, AnythingElseIsAScan) {
   EXPECT_FALSE(Plan("SELECT * FROM t WHERE sk = 1").has_value());
   EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk = 'a' OR sk = 1").has_value());
+  EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk = 'a' OR other = 'x'").has_value());
   EXPECT_FALSE(Plan("SELECT * FROM t WHERE pk <> 'a'").has_value());
   EXPECT_FALSE(Plan("SELECT * FROM t WHERE NOT pk = 'a'").has_value());
   // A value of another type than the key's can match nothing: the filter
@@ -305,6 +306,31 @@ TEST(PartiqlPlannerTest, InOnThePartitionKeyReadsEachPartition) {
   // A value of another type in the list leaves the choice to a scan.
   SelectStatement mixed = Select("SELECT * FROM t WHERE pk IN ('a', 1)");
   EXPECT_TRUE(PlanKeyRanges(*mixed.where, TableKey()).empty());
+}
+
+TEST(PartiqlPlannerTest, OrOfPartitionsReadsEachPartition) {
+  // As the developer guide says: `OrderID = 100 or OrderID = 200` is no scan.
+  SelectStatement ored = Select("SELECT * FROM t WHERE pk = 'a' OR pk = 'b'");
+  std::vector<KeyRange> ranges = PlanKeyRanges(*ored.where, TableKey());
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[1].partition[0], S("b"));
+
+  SelectStatement branches =
+      Select("SELECT * FROM t WHERE (pk = 'a' AND sk = 1) OR (pk = 'b' AND sk > 2)");
+  ranges = PlanKeyRanges(*branches.where, TableKey());
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].sort.op, SortKeyCondition::Op::kEq);
+  EXPECT_EQ(ranges[1].sort.op, SortKeyCondition::Op::kGt);
+
+  // A partition two branches name is read whole, once: no item twice.
+  SelectStatement twice =
+      Select("SELECT * FROM t WHERE (pk = 'a' AND sk = 1) OR (pk = 'a' AND sk = 2)");
+  ranges = PlanKeyRanges(*twice.where, TableKey());
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0].sort.op, SortKeyCondition::Op::kNone);
+
+  SelectStatement nested = Select("SELECT * FROM t WHERE (pk = 'a' OR pk = 'b') AND x = 1");
+  EXPECT_EQ(PlanKeyRanges(*nested.where, TableKey()).size(), 2u);
 }
 
 TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
