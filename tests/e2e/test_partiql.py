@@ -340,6 +340,40 @@ def test_ecommerce_access_patterns_in_partiql(dynamodb, ecommerce):
                 f"USER#{user}", ConsistentRead=True)
 
 
+def test_deployments_and_tenants_access_patterns_in_partiql(dynamodb, tables):
+    # The deployments model's listDeployments (its INCLUDE index, newest
+    # first) and the tenants model's versioned metadata update, in PartiQL.
+    deployments = tables(
+        hash_key=("PK", "S"), range_key=("SK", "S"), prefix="pql-deploy",
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                              for a in ("PK", "SK", "GSI1SK")],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "CreateDateIndex",
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"},
+                          {"AttributeName": "GSI1SK", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "INCLUDE",
+                           "NonKeyAttributes": ["CreateDate", "DeploymentId", "Status"]}}])
+    for i, day in enumerate(("2024-01-01", "2024-03-01", "2024-02-01")):
+        execute(dynamodb, f"INSERT INTO \"{deployments}\" VALUE {{'PK': 'DEPLOYMENTS', "
+                "'SK': ?, 'GSI1SK': ?, 'CreateDate': ?, 'DeploymentId': ?, 'Status': 'DONE', "
+                "'Secret': 'not projected'}", f"D#{i}", day, day, f"d{i}")
+    newest = execute(dynamodb, f"SELECT * FROM \"{deployments}\".\"CreateDateIndex\" "
+                     "WHERE PK = 'DEPLOYMENTS' ORDER BY GSI1SK DESC")["Items"]
+    assert [d["DeploymentId"]["S"] for d in newest] == ["d1", "d2", "d0"]
+    assert all("Secret" not in d for d in newest)
+
+    tenants = tables(hash_key=("pk", "S"), range_key=("sk", "S"), prefix="pql-tenants")
+    tenant = "TENANT_ID#" + key()
+    execute(dynamodb, f"INSERT INTO \"{tenants}\" VALUE {{'pk': ?, 'sk': 'METADATA', "
+            "'Version': 1}", tenant)
+    update = (f"UPDATE \"{tenants}\" SET Version = Version + 1, UpdatedAt = ? "
+              "WHERE pk = ? AND sk = 'METADATA' AND Version = ? RETURNING ALL NEW *")
+    out = execute(dynamodb, update, "2024-05-01", tenant, 1)
+    assert out["Items"][0]["Version"] == {"N": "2"}
+    with expect_error("ConditionalCheckFailedException"):
+        execute(dynamodb, update, "2024-05-02", tenant, 1)  # a stale version loses
+
+
 def test_batch_reads_and_writes(dynamodb, rtbl):
     # BatchExecuteStatement runs up to 25 statements, all reads or all
     # writes; each answers in Responses, in order, with its Item or its own
