@@ -1,7 +1,5 @@
 #include "api/partiql_statement.h"
 
-#include <algorithm>
-
 #include "api/attribute_json.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
@@ -84,56 +82,6 @@ const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nu
 constexpr std::string_view kExistsNeedsKey =
     "EXISTS() must contain a single item read with additional condition";
 
-bool IsElement(const std::vector<engine::KeyElement>& elements, const std::string& name) {
-  return std::any_of(elements.begin(), elements.end(),
-                     [&](const engine::KeyElement& e) { return e.name == name; });
-}
-
-// ORDER BY: only key attributes, only over partitions the WHERE names. The
-// partition key's direction orders the partitions read; the sort key's,
-// the items within each. Returns whether items are read in ascending order.
-ApiResult<bool> ApplyOrderBy(const partiql::SelectStatement& select, const engine::KeySchema& key,
-                             std::vector<partiql::KeyRange>& ranges) {
-  if (select.order_by.empty()) return true;
-  if (!select.where) {
-    return ApiError::Validation(
-        "Must have WHERE clause in the statement when using ORDER BY clause.");
-  }
-  bool forward = true;
-  std::optional<bool> partitions_descending;
-  for (const partiql::OrderTerm& term : select.order_by) {
-    if (IsElement(key.hash, term.attribute)) {
-      if (!partitions_descending) partitions_descending = term.descending;
-    } else if (IsElement(key.range, term.attribute)) {
-      forward = !term.descending;
-    } else {
-      return ApiError::Validation("Variable reference " + term.attribute +
-                                  " in ORDER BY clause must be part of the primary key");
-    }
-  }
-  if (ranges.empty()) {
-    return ApiError::Validation(
-        "Must have at least one non-optional hash key condition in WHERE clause when using "
-        "ORDER BY clause.");
-  }
-  if (ranges.size() > 1 && !partitions_descending) {
-    return ApiError::Validation(
-        "Must have hash key in ORDER BY clause when more than one hash key condition specified "
-        "in WHERE clause.");
-  }
-  if (partitions_descending) {
-    bool descending = *partitions_descending;
-    std::stable_sort(ranges.begin(), ranges.end(), [&](const auto& a, const auto& b) {
-      for (size_t i = 0; i < a.partition.size(); ++i) {
-        int order = engine::expr::CompareScalars(a.partition[i], b.partition[i]).value_or(0);
-        if (order != 0) return descending ? order > 0 : order < 0;
-      }
-      return false;
-    });
-  }
-  return forward;
-}
-
 }  // namespace
 
 ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
@@ -186,8 +134,8 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
   const engine::KeySchema& key = index ? index->key : (*schema)->key;
   std::vector<partiql::KeyRange> ranges;
   if (select.where) ranges = partiql::PlanKeyRanges(*select.where, key);
-  auto forward = ApplyOrderBy(select, key, ranges);
-  if (!forward.ok()) return forward.take_error();
+  auto forward = partiql::ApplyOrderBy(select, key, ranges);
+  if (!forward.ok()) return forward.status();
   SelectResult result;
   size_t bytes_read = 0;
   auto keep = [&](engine::Page& page) {

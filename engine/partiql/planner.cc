@@ -236,6 +236,11 @@ std::vector<KeyRange> PlanConjunction(const Condition& where, const KeySchema& k
   return ranges;
 }
 
+bool IsElement(const std::vector<KeyElement>& elements, const std::string& name) {
+  return std::any_of(elements.begin(), elements.end(),
+                     [&](const KeyElement& e) { return e.name == name; });
+}
+
 }  // namespace
 
 std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key) {
@@ -251,6 +256,48 @@ std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key
   ranges = MergePartitions(std::move(ranges));
   if (ranges.size() > kMaxPartitionReads) return {};
   return ranges;
+}
+
+Result<bool> ApplyOrderBy(const SelectStatement& select, const KeySchema& key,
+                          std::vector<KeyRange>& ranges) {
+  if (select.order_by.empty()) return true;
+  if (!select.where) {
+    return Status::InvalidArgument(
+        "Must have WHERE clause in the statement when using ORDER BY clause.");
+  }
+  bool forward = true;
+  std::optional<bool> partitions_descending;
+  for (const OrderTerm& term : select.order_by) {
+    if (IsElement(key.hash, term.attribute)) {
+      if (!partitions_descending) partitions_descending = term.descending;
+    } else if (IsElement(key.range, term.attribute)) {
+      forward = !term.descending;
+    } else {
+      return Status::InvalidArgument("Variable reference " + term.attribute +
+                                     " in ORDER BY clause must be part of the primary key");
+    }
+  }
+  if (ranges.empty()) {
+    return Status::InvalidArgument(
+        "Must have at least one non-optional hash key condition in WHERE clause when using "
+        "ORDER BY clause.");
+  }
+  if (ranges.size() > 1 && !partitions_descending) {
+    return Status::InvalidArgument(
+        "Must have hash key in ORDER BY clause when more than one hash key condition specified "
+        "in WHERE clause.");
+  }
+  if (partitions_descending) {
+    bool descending = *partitions_descending;
+    std::stable_sort(ranges.begin(), ranges.end(), [&](const auto& a, const auto& b) {
+      for (size_t i = 0; i < a.partition.size(); ++i) {
+        int order = expr::CompareScalars(a.partition[i], b.partition[i]).value_or(0);
+        if (order != 0) return descending ? order > 0 : order < 0;
+      }
+      return false;
+    });
+  }
+  return forward;
 }
 
 Result<KeyedWhere> SplitKey(const Condition& where, const KeySchema& key) {

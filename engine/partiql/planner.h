@@ -19,6 +19,7 @@
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
 #include "engine/expression/ast.h"
+#include "engine/partiql/statement.h"
 #include "engine/read_request.h"
 #include "engine/status.h"
 
@@ -38,6 +39,15 @@ inline constexpr size_t kMaxPartitionReads = 100;
 // partition named twice is read whole, once); empty when it does not fix
 // every partition key attribute with values of the attribute's type.
 std::vector<KeyRange> PlanKeyRanges(const expr::Condition& where, const KeySchema& key);
+
+// ORDER BY of `select` over `ranges` (as PlanKeyRanges gave them for
+// `key`): only key attributes, only over partitions the WHERE names. The
+// partition key's direction reorders `ranges`; the sort key's decides the
+// order within each. Returns whether partitions are read forward.
+// kInvalidArgument with DynamoDB's texts otherwise ("Variable reference <a>
+// in ORDER BY clause must be part of the primary key", ...).
+Result<bool> ApplyOrderBy(const SelectStatement& select, const KeySchema& key,
+                          std::vector<KeyRange>& ranges);
 
 // A write's target: the key, and what else its WHERE requires of the item.
 struct KeyedWhere {

@@ -333,6 +333,24 @@ TEST(PartiqlPlannerTest, OrOfPartitionsReadsEachPartition) {
   EXPECT_EQ(PlanKeyRanges(*nested.where, TableKey()).size(), 2u);
 }
 
+TEST(PartiqlPlannerTest, OrderByDecidesDirectionAndPartitionOrder) {
+  SelectStatement select =
+      Select("SELECT * FROM t WHERE pk IN ['a', 'c', 'b'] ORDER BY pk DESC, sk DESC");
+  std::vector<KeyRange> ranges = PlanKeyRanges(*select.where, TableKey());
+  auto forward = ApplyOrderBy(select, TableKey(), ranges);
+  ASSERT_TRUE(forward.ok()) << forward.status().message();
+  EXPECT_FALSE(*forward);
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[0].partition[0], S("c"));
+  EXPECT_EQ(ranges[2].partition[0], S("a"));
+
+  SelectStatement unordered = Select("SELECT * FROM t WHERE pk IN ['a', 'b'] ORDER BY sk");
+  ranges = PlanKeyRanges(*unordered.where, TableKey());
+  EXPECT_EQ(ApplyOrderBy(unordered, TableKey(), ranges).status().message(),
+            "Must have hash key in ORDER BY clause when more than one hash key condition "
+            "specified in WHERE clause.");
+}
+
 TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
   SelectStatement full = Select("SELECT * FROM t WHERE sk = 2 AND pk = 'a' AND n > 1");
   auto split = SplitKey(*full.where, TableKey());
