@@ -82,6 +82,82 @@ const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nu
 constexpr std::string_view kExistsNeedsKey =
     "EXISTS() must contain a single item read with additional condition";
 
+// The index `name` of `schema` a SELECT reads (nullptr: the table itself).
+ApiResult<const engine::IndexSchema*> FindReadIndex(const engine::TableSchema& schema,
+                                                    const std::string& name, bool consistent) {
+  if (name.empty()) return static_cast<const engine::IndexSchema*>(nullptr);
+  const engine::IndexSchema* index = engine::FindIndex(schema, name);
+  if (!index) return ApiError::Validation("The table does not have the specified index: " + name);
+  if (!index->is_local && consistent) {
+    return ApiError::Validation(
+        "Strongly consistent read is not supported on Global Secondary Indexes");
+  }
+  return index;
+}
+
+// Reads one page of a SELECT: a Scan, or Queries of its partitions one after
+// the other, until Limit items were evaluated or 1 MB was read.
+struct PageReader {
+  PageReader(Context& context, const partiql::SelectStatement& statement,
+             const SelectOptions& read_options)
+      : ctx(context), select(statement), options(read_options) {}
+
+  Context& ctx;
+  const partiql::SelectStatement& select;
+  const SelectOptions& options;
+  SelectResult result;
+  size_t bytes_read = 0;
+  size_t evaluated = 0;
+
+  void Keep(const engine::Page& page) {
+    bytes_read += page.bytes_read;
+    evaluated += page.items.size();
+    for (const Item& item : page.items) {
+      if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
+    }
+  }
+
+  ApiResult<bool> Scan() {
+    engine::ScanRequest scan;
+    scan.index_name = select.source.index;
+    scan.exclusive_start_key = options.start.exclusive_start_key;
+    scan.limit = options.limit;
+    auto page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
+    if (!page.ok()) return page.status();
+    Keep(*page);
+    if (page->last_evaluated_key) result.next = SelectPosition{0, page->last_evaluated_key};
+    return true;
+  }
+
+  ApiResult<bool> Partitions(std::vector<partiql::KeyRange>& ranges, bool forward) {
+    for (size_t i = options.start.partition; i < ranges.size(); ++i) {
+      engine::QueryRequest query;
+      query.index_name = select.source.index;
+      query.partition = std::move(ranges[i].partition);
+      query.sort = std::move(ranges[i].sort);
+      query.forward = forward;
+      if (i == options.start.partition) {
+        query.exclusive_start_key = options.start.exclusive_start_key;
+      }
+      query.limit = options.limit ? options.limit - evaluated : 0;
+      auto page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
+      if (!page.ok()) return page.status();
+      Keep(*page);
+      if (page->last_evaluated_key) {
+        result.next = SelectPosition{i, page->last_evaluated_key};
+        return true;
+      }
+      bool full =
+          (options.limit && evaluated >= options.limit) || bytes_read >= engine::kMaxPageBytes;
+      if (full && i + 1 < ranges.size()) {
+        result.next = SelectPosition{i + 1, std::nullopt};
+        return true;
+      }
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
 ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
@@ -119,67 +195,19 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
                                   const SelectOptions& options) {
   auto schema = FindSchema(ctx, select.source.table);
   if (!schema.ok()) return schema.take_error();
-  const engine::IndexSchema* index = nullptr;
-  if (!select.source.index.empty()) {
-    index = engine::FindIndex(**schema, select.source.index);
-    if (!index) {
-      return ApiError::Validation("The table does not have the specified index: " +
-                                  select.source.index);
-    }
-    if (!index->is_local && options.consistent) {
-      return ApiError::Validation(
-          "Strongly consistent read is not supported on Global Secondary Indexes");
-    }
-  }
-  const engine::KeySchema& key = index ? index->key : (*schema)->key;
+  auto index = FindReadIndex(**schema, select.source.index, options.consistent);
+  if (!index.ok()) return index.take_error();
+  const engine::KeySchema& key = *index ? (*index)->key : (*schema)->key;
   std::vector<partiql::KeyRange> ranges;
   if (select.where) ranges = partiql::PlanKeyRanges(*select.where, key);
   auto forward = partiql::ApplyOrderBy(select, key, ranges);
   if (!forward.ok()) return forward.status();
-  SelectResult result;
-  size_t bytes_read = 0;
-  auto keep = [&](engine::Page& page) {
-    bytes_read += page.bytes_read;
-    for (const Item& item : page.items) {
-      if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
-    }
-  };
-  if (ranges.empty()) {
-    engine::ScanRequest scan;
-    scan.index_name = select.source.index;
-    scan.exclusive_start_key = options.start.exclusive_start_key;
-    scan.limit = options.limit;
-    auto page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
-    if (!page.ok()) return page.status();
-    keep(*page);
-    if (page->last_evaluated_key) result.next = SelectPosition{0, page->last_evaluated_key};
-  }
-  size_t evaluated = 0;
-  for (size_t i = options.start.partition; i < ranges.size(); ++i) {
-    engine::QueryRequest query;
-    query.index_name = select.source.index;
-    query.partition = std::move(ranges[i].partition);
-    query.sort = std::move(ranges[i].sort);
-    query.forward = *forward;
-    if (i == options.start.partition) query.exclusive_start_key = options.start.exclusive_start_key;
-    query.limit = options.limit ? options.limit - evaluated : 0;
-    auto page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
-    if (!page.ok()) return page.status();
-    keep(*page);
-    evaluated += page->items.size();
-    if (page->last_evaluated_key) {
-      result.next = SelectPosition{i, page->last_evaluated_key};
-      break;
-    }
-    bool full =
-        (options.limit && evaluated >= options.limit) || bytes_read >= engine::kMaxPageBytes;
-    if (full && i + 1 < ranges.size()) {
-      result.next = SelectPosition{i + 1, std::nullopt};
-      break;
-    }
-  }
-  result.consumption = ReadConsumption(**schema, index, bytes_read, options.consistent);
-  return result;
+  PageReader reader(ctx, select, options);
+  auto read = ranges.empty() ? reader.Scan() : reader.Partitions(ranges, *forward);
+  if (!read.ok()) return read.take_error();
+  reader.result.consumption =
+      ReadConsumption(**schema, *index, reader.bytes_read, options.consistent);
+  return std::move(reader.result);
 }
 
 ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& select,
