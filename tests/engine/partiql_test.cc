@@ -226,6 +226,50 @@ TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
   EXPECT_FALSE(ParseStatement(literal, {}).ok());
 }
 
+// Mutated statements (characters dropped, doubled or replaced by PartiQL's
+// punctuation) must parse or fail with a message, never crash or hang.
+TEST(PartiqlParserTest, MutatedStatementsFailCleanly) {
+  const std::vector<std::string> seeds = {
+      "SELECT a, b.c[1] FROM \"t\".\"i\" WHERE pk = ? AND (sk BETWEEN 1 AND 2 OR x IN [1, ?])",
+      "INSERT INTO t VALUE {'a': [1, {'b': <<'x', 'y'>>}], 'c': -1.5e3, 'd': ?}",
+      "UPDATE t SET a = list_append(a, [?]), b = set_add(b, <<1>>) REMOVE c[2] WHERE pk = 'k' "
+      "RETURNING MODIFIED OLD *",
+      "DELETE FROM t WHERE pk = ? AND NOT begins_with(a, 'x') AND size(b) > 1 RETURNING ALL OLD *",
+      "EXISTS(SELECT * FROM t WHERE pk = 'a' AND x IS NOT MISSING) ORDER BY pk DESC"};
+  const std::string alphabet = "()[]{}<>,.:;*?='\"-+ aA1\n";
+  uint64_t state = 12345;
+  auto next = [&state](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  size_t parsed = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = seeds[next(seeds.size())];
+    for (int edits = 1 + static_cast<int>(next(4)); edits > 0; --edits) {
+      size_t at = next(text.size() + 1);
+      switch (next(3)) {
+        case 0:
+          if (at < text.size()) text.erase(at, 1 + next(3));
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next(alphabet.size())]);
+          break;
+        default:
+          text.insert(at, text.substr(at, next(8)));
+          break;
+      }
+    }
+    std::vector<AttributeValue> parameters(next(4), S("p"));
+    auto result = ParseStatement(text, parameters);
+    if (result.ok()) {
+      ++parsed;
+    } else {
+      EXPECT_FALSE(result.status().message().empty()) << text;
+    }
+  }
+  EXPECT_GT(parsed, 0u);
+}
+
 KeySchema TableKey() { return KeySchema{{{"pk", ScalarType::kS}}, {{"sk", ScalarType::kN}}}; }
 
 // The single key range `text` reads, or nullopt for a scan.
