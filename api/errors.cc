@@ -140,4 +140,14 @@ std::string RenderError(const ApiError& error) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string BatchStatementErrorCode(const ApiError& error) {
+  std::string_view type = error.short_type();
+  if (type == "ValidationException") return "ValidationError";
+  if (type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
+  if (type == "DuplicateItemException") return "DuplicateItem";
+  if (type == "ResourceNotFoundException") return "ResourceNotFound";
+  if (type == "TransactionConflictException") return "TransactionConflict";
+  return "InternalServerError";
+}
+
 }  // namespace ddb::api

@@ -93,4 +93,9 @@ ApiError ApiResult<T>::FromStatusImpl(const engine::Status& status) {
 // The JSON body of an error response.
 std::string RenderError(const ApiError& error);
 
+// The Code of a BatchExecuteStatement member's Error for `error`:
+// ConditionalCheckFailed, DuplicateItem, ResourceNotFound,
+// TransactionConflict, ValidationError, else InternalServerError.
+std::string BatchStatementErrorCode(const ApiError& error);
+
 }  // namespace ddb::api

@@ -176,7 +176,7 @@ void WriteBatchError(JsonWriter& w, const ApiError& error) {
   w.Key("Error");
   w.StartObject();
   w.Key("Code");
-  WriteString(w, BatchErrorCode(error));
+  WriteString(w, BatchStatementErrorCode(error));
   w.Key("Message");
   WriteString(w, error.message);
   if (error.item) {

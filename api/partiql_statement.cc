@@ -318,14 +318,4 @@ ApiResult<WriteResult> RunWrite(Context& ctx, const TransactAction& action) {
   return result;
 }
 
-std::string BatchErrorCode(const ApiError& error) {
-  std::string_view type = error.short_type();
-  if (type == "ValidationException") return "ValidationError";
-  if (type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
-  if (type == "DuplicateItemException") return "DuplicateItem";
-  if (type == "ResourceNotFoundException") return "ResourceNotFound";
-  if (type == "TransactionConflictException") return "TransactionConflict";
-  return "InternalServerError";
-}
-
 }  // namespace ddb::api

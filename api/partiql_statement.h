@@ -95,8 +95,4 @@ struct WriteResult {
 // UpdateItem and DeleteItem would.
 ApiResult<WriteResult> RunWrite(Context& ctx, const TransactAction& action);
 
-// The Code of a BatchStatementError for `error`: ConditionalCheckFailed,
-// DuplicateItem, ResourceNotFound, TransactionConflict, ValidationError, ...
-std::string BatchErrorCode(const ApiError& error);
-
 }  // namespace ddb::api
