@@ -172,6 +172,13 @@ ApiResult<const rapidjson::Value*> ReadStatementList(const rapidjson::Value& req
   return list;
 }
 
+// DynamoDB names the statement of a transaction that fails validation.
+ApiError InStatement(size_t index, ApiError error) {
+  if (error.short_type() != "ValidationException") return error;
+  return ApiError::Validation("Validation failed in TransactStatements[" + std::to_string(index) +
+                              "]: " + error.message);
+}
+
 void WriteBatchError(JsonWriter& w, const ApiError& error) {
   w.Key("Error");
   w.StartObject();
@@ -224,6 +231,10 @@ void RunBatchStatement(Context& ctx, const rapidjson::Value& element,
   auto result = RunWrite(ctx, *action);
   if (!result.ok()) return WriteBatchError(w, result.error());
   consumed.Add(result->consumption);
+  if (result->returned) {
+    w.Key("Item");
+    WriteItem(w, *result->returned);
+  }
 }
 
 // The SELECTs of a read transaction, each naming one item of a table by its
@@ -233,15 +244,16 @@ ApiResult<std::string> ReadTransaction(Context& ctx,
                                        std::string_view mode) {
   std::vector<KeyedSelect> keyed;
   std::vector<engine::ItemRef> refs;
-  for (const auto& statement : statements) {
-    const auto& select = std::get<partiql::SelectStatement>(statement);
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const auto& select = std::get<partiql::SelectStatement>(statements[i]);
     if (!select.source.index.empty()) {
-      return ApiError::Validation("Reads on indices are not supported within transactions.");
+      return InStatement(
+          i, ApiError::Validation("Reads on indices are not supported within transactions."));
     }
     auto read = ReadByKey(ctx, select,
                           "Select statements within ExecuteTransaction must specify the primary "
                           "key in the where clause.");
-    if (!read.ok()) return read.take_error();
+    if (!read.ok()) return InStatement(i, read.take_error());
     refs.push_back({select.source.table, read->key});
     keyed.push_back(std::move(read).value());
   }
@@ -345,13 +357,26 @@ ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& 
   for (size_t i = 0; i < statements.size(); ++i) {
     auto old_on_failure = ReadOldItemOnFailure((*list)->GetArray()[i], "");
     if (!old_on_failure.ok()) return old_on_failure.take_error();
+    if (partiql::ReturningOf(statements[i]) != partiql::Returning::kNone) {
+      return InStatement(i, ApiError::Validation(
+                                "RETURNING clause is not supported in ExecuteTransaction."));
+    }
     auto action = WriteAction(ctx, statements[i], *old_on_failure);
-    if (!action.ok()) return action.take_error();
+    if (!action.ok()) return InStatement(i, action.take_error());
     actions.push_back(std::move(action).value());
   }
   auto token = RequestReader(request).String("ClientRequestToken");
-  return RunTransactWrite(ctx, actions, token, token ? Fingerprint(**list) : "",
-                          CapacityMode(request), false);
+  std::string_view mode = CapacityMode(request);
+  auto answer =
+      RunTransactWrite(ctx, actions, token, token ? Fingerprint(**list) : "", mode, false);
+  if (!answer.ok()) return answer.take_error();
+  // A write transaction answers with an empty Responses list.
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Responses");
+    w.StartArray();
+    w.EndArray();
+    answer->WriteTo(w, mode);
+  });
 }
 
 }  // namespace ddb::api

@@ -214,7 +214,9 @@ ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& s
                                  std::string_view missing_key) {
   auto schema = FindSchema(ctx, select.source.table);
   if (!schema.ok()) return schema.take_error();
-  if (!select.where) return ApiError::Validation(std::string(missing_key));
+  if (!select.where || !select.source.index.empty()) {
+    return ApiError::Validation(std::string(missing_key));
+  }
   auto split = partiql::SplitKey(*select.where, (*schema)->key);
   if (!split.ok()) return ApiError::Validation(std::string(missing_key));
   return KeyedSelect{std::move(schema).value(), std::move(split->key), &select};
@@ -239,7 +241,7 @@ ApiResult<TransactAction> WriteAction(Context& ctx, const partiql::Statement& st
     }
     if (!exists->select.where) return ApiError::Validation(std::string(kExistsNeedsKey));
     auto split = partiql::SplitKey(*exists->select.where, (*schema)->key);
-    if (!split.ok()) return ApiError::Validation(std::string(kExistsNeedsKey));
+    if (!split.ok() || !split->rest) return ApiError::Validation(std::string(kExistsNeedsKey));
     action.op = ItemOp::kConditionCheck;
     request.attributes = std::move(split->key);
     request.expressions.condition = ExistsAnd(**schema, std::move(split->rest));

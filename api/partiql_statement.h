@@ -72,7 +72,8 @@ struct KeyedSelect {
   const engine::partiql::SelectStatement* select = nullptr;
 };
 
-// `missing_key` is the message when the WHERE does not fix the whole key.
+// `missing_key` is the message when the WHERE does not fix the whole key or
+// the SELECT names an index.
 ApiResult<KeyedSelect> ReadByKey(Context& ctx, const engine::partiql::SelectStatement& select,
                                  std::string_view missing_key);
 

@@ -102,8 +102,11 @@ ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& 
   auto actions = ReadActions(**items);
   if (!actions.ok()) return actions.take_error();
 
-  return RunTransactWrite(ctx, *actions, token, token ? Fingerprint(**items) : "",
-                          CapacityMode(request), metrics == "SIZE");
+  std::string_view mode = CapacityMode(request);
+  auto answer = RunTransactWrite(ctx, *actions, token, token ? Fingerprint(**items) : "", mode,
+                                 metrics == "SIZE");
+  if (!answer.ok()) return answer.take_error();
+  return RenderObject([&](JsonWriter& w) { answer->WriteTo(w, mode); });
 }
 
 ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {

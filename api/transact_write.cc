@@ -59,12 +59,10 @@ CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_i
   }
 }
 
-// The answer to a repeated request (same ClientRequestToken): nothing is
-// written again; DynamoDB bills the replay as transactional reads of the
-// items.
-ApiResult<std::string> ReplayResponse(Context& ctx, const std::vector<TransactAction>& actions,
-                                      Schemas& schemas, std::string_view mode) {
-  TableCapacities consumed;
+// Bills a repeated request (same ClientRequestToken), which writes nothing
+// again, as DynamoDB does: as transactional reads of the items.
+ApiResult<bool> Replay(Context& ctx, const std::vector<TransactAction>& actions,
+                                      Schemas& schemas, TableCapacities& consumed, std::string_view mode) {
   if (WantsCapacity(mode)) {
     std::vector<engine::ItemRef> refs;
     for (const TransactAction& action : actions) refs.push_back({action.request.table, action.key});
@@ -75,7 +73,7 @@ ApiResult<std::string> ReplayResponse(Context& ctx, const std::vector<TransactAc
       consumed.Add(ReadConsumption(*schemas[refs[i].table], nullptr, size, true, true));
     }
   }
-  return RenderObject([&](JsonWriter& w) { consumed.WriteTo(w, mode); });
+  return true;
 }
 
 // `value` as JSON with object members sorted by name, so that two requests
@@ -152,19 +150,16 @@ ApiError Cancellation(const engine::TransactWriteOutcome& outcome,
   return ApiError::TransactionCanceled(std::move(reasons));
 }
 
-// The answer to a committed transaction: ConsumedCapacity and
-// ItemCollectionMetrics.
-std::string CommittedResponse(const std::vector<TransactAction>& actions, Schemas& schemas,
-                              const engine::TransactWriteOutcome& outcome,
-                              std::string_view capacity_mode, bool collection_metrics) {
-  TableCapacities consumed;
-  ItemCollections collections;
+// What a committed transaction consumed and which item collections it wrote.
+void Account(const std::vector<TransactAction>& actions,
+             const engine::TransactWriteOutcome& outcome, bool collection_metrics,
+             TransactWriteAnswer& answer) {
   for (size_t i = 0; i < actions.size(); ++i) {
     const TransactAction& action = actions[i];
+    const auto& schema = *answer.schemas[action.request.table];
     if (collection_metrics && action.op != ItemOp::kConditionCheck) {
-      collections.Add(*schemas[action.request.table], action.request.attributes);
+      answer.collections.Add(schema, action.request.attributes);
     }
-    const auto& schema = *schemas[action.request.table];
     const std::optional<Item>& before = outcome.before[i];
     Consumption c;
     if (action.op == ItemOp::kConditionCheck) {  // charged as a write of the item read
@@ -175,12 +170,8 @@ std::string CommittedResponse(const std::vector<TransactAction>& actions, Schema
       const std::optional<Item>& after = outcome.after[i];
       c = WriteConsumption(schema, before ? &*before : nullptr, after ? &*after : nullptr, true);
     }
-    consumed.Add(c);
+    answer.consumed.Add(c);
   }
-  return RenderObject([&](JsonWriter& w) {
-    consumed.WriteTo(w, capacity_mode);
-    collections.WriteTo(w);
-  });
 }
 
 }  // namespace
@@ -213,12 +204,20 @@ std::string Fingerprint(const rapidjson::Value& transact_items) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
-                                        std::optional<std::string_view> token,
-                                        const std::string& fingerprint,
-                                        std::string_view capacity_mode, bool collection_metrics) {
+void TransactWriteAnswer::WriteTo(JsonWriter& w, std::string_view capacity_mode) const {
+  consumed.WriteTo(w, capacity_mode);
+  collections.WriteTo(w);
+}
+
+ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
+                                                std::optional<std::string_view> token,
+                                                const std::string& fingerprint,
+                                                std::string_view capacity_mode,
+                                                bool collection_metrics) {
   auto schemas = CheckActions(ctx, actions);
   if (!schemas.ok()) return schemas.take_error();
+  TransactWriteAnswer answer;
+  answer.schemas = std::move(schemas).value();
   if (token) {
     auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
     if (seen_before == engine::TokenCheck::kInProgress) {
@@ -230,7 +229,9 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
           "The request uses the same client token as a previous, but non-identical request.");
     }
     if (seen_before == engine::TokenCheck::kRepeat) {
-      return ReplayResponse(ctx, actions, *schemas, capacity_mode);
+      auto replayed = Replay(ctx, actions, answer.schemas, answer.consumed, capacity_mode);
+      if (!replayed.ok()) return replayed.take_error();
+      return answer;
     }
   }
 
@@ -248,7 +249,8 @@ ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction
   }
   if (!outcome.ok()) return outcome.status();
   if (!outcome->committed) return Cancellation(*outcome, checks);
-  return CommittedResponse(actions, *schemas, *outcome, capacity_mode, collection_metrics);
+  Account(actions, *outcome, collection_metrics, answer);
+  return answer;
 }
 
 }  // namespace ddb::api

@@ -11,12 +11,15 @@
 
 #include <rapidjson/document.h>
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "api/context.h"
+#include "api/capacity.h"
 #include "api/errors.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
@@ -30,16 +33,29 @@ struct TransactAction {
   engine::Item key;  // the item's key (a Put's Item reduced to it), set by RunTransactWrite
 };
 
+// What a committed (or replayed) write transaction reports.
+struct TransactWriteAnswer {
+  std::map<std::string, std::shared_ptr<const engine::TableSchema>> schemas;  // by table
+  TableCapacities consumed;
+  ItemCollections collections;  // refers into `schemas`
+
+  // Writes ConsumedCapacity (when `capacity_mode` asks) and
+  // ItemCollectionMetrics (when any).
+  void WriteTo(JsonWriter& w, std::string_view capacity_mode) const;
+};
+
 // Validates `actions`, honours `token` (whose request is identified by
-// `fingerprint`), runs them and renders the answer: ConsumedCapacity per
-// `capacity_mode`, ItemCollectionMetrics when `collection_metrics`. Failed
-// conditions cancel the transaction (TransactionCanceledException with one
-// reason per action: ConditionalCheckFailed, DuplicateItem for a PartiQL
-// INSERT over an existing item, TransactionConflict, ValidationError).
-ApiResult<std::string> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
-                                        std::optional<std::string_view> token,
-                                        const std::string& fingerprint,
-                                        std::string_view capacity_mode, bool collection_metrics);
+// `fingerprint`) and runs them. The answer holds the consumed capacity when
+// `capacity_mode` asks for it and, when `collection_metrics`, the item
+// collections written. Failed conditions cancel the transaction
+// (TransactionCanceledException with one reason per action:
+// ConditionalCheckFailed, DuplicateItem for a PartiQL INSERT over an existing
+// item, TransactionConflict, ValidationError).
+ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<TransactAction>& actions,
+                                                std::optional<std::string_view> token,
+                                                const std::string& fingerprint,
+                                                std::string_view capacity_mode,
+                                                bool collection_metrics);
 
 // A transaction cancelled because action `index` of `count` is invalid:
 // DynamoDB reports that one as ValidationError and the others as None.

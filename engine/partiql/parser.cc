@@ -742,4 +742,10 @@ const std::string& TableOf(const Statement& statement) {
       statement);
 }
 
+Returning ReturningOf(const Statement& statement) {
+  if (const auto* update = std::get_if<UpdateStatement>(&statement)) return update->returning;
+  if (const auto* remove = std::get_if<DeleteStatement>(&statement)) return remove->returning;
+  return Returning::kNone;
+}
+
 }  // namespace ddb::engine::partiql

@@ -77,4 +77,7 @@ inline bool IsRead(const Statement& statement) {
 // The table a statement reads or writes.
 const std::string& TableOf(const Statement& statement);
 
+// The RETURNING of an UPDATE or DELETE; kNone for other statements.
+Returning ReturningOf(const Statement& statement);
+
 }  // namespace ddb::engine::partiql

@@ -385,17 +385,22 @@ def test_batch_reads_and_writes(dynamodb, rtbl):
         {"Statement": f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 2}}", "Parameters": [av(pk)]},
         {"Statement": f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 1}}", "Parameters": [av(pk)]},
         {"Statement": f"UPDATE \"{rtbl}\" SET v = 'x' WHERE pk = ?", "Parameters": [av(pk)]},
+        {"Statement": f"UPDATE \"{rtbl}\" SET w = 1 WHERE pk = ? AND sk = 2 RETURNING ALL NEW *",
+         "Parameters": [av(pk)]},
     ])["Responses"]
     assert "Error" not in writes[0] and "Error" not in writes[1]
     assert writes[0]["TableName"] == rtbl
     assert writes[2]["Error"]["Code"] == "DuplicateItem"
     assert writes[3]["Error"] == {"Code": "ValidationError", "Message": NO_KEY}
+    assert writes[4]["Item"] == {"pk": {"S": pk}, "sk": {"N": "2"}, "w": {"N": "1"}}
 
     reads = dynamodb.batch_execute_statement(Statements=[
         {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = ? AND sk = 1", "Parameters": [av(pk)]},
         {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = ? AND sk = 9", "Parameters": [av(pk)]},
         {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = ?", "Parameters": [av(pk)]},
         {"Statement": "SELECT * FROM"},
+        {"Statement": f"SELECT * FROM \"{rtbl}\".\"idx\" WHERE pk = ? AND sk = 1",
+         "Parameters": [av(pk)]},
     ], ReturnConsumedCapacity="TOTAL")
     responses = reads["Responses"]
     assert responses[0]["Item"]["v"] == {"S": "one"}
@@ -403,6 +408,9 @@ def test_batch_reads_and_writes(dynamodb, rtbl):
     assert responses[2]["Error"]["Code"] == "ValidationError"
     assert responses[3]["Error"]["Code"] == "ValidationError"
     assert responses[3]["Error"]["Message"].startswith(MALFORMED)
+    assert responses[4]["Error"]["Message"] == (
+        "Select statements within BatchExecuteStatement must specify the primary key in the "
+        "where clause.")
     assert reads["ConsumedCapacity"][0]["TableName"] == rtbl
 
     with expect_error(VE, "only reads or only writes"):
@@ -445,11 +453,13 @@ def test_transaction_is_all_or_nothing(dynamodb, rtbl):
     assert items == [{"pk": {"S": pk}, "sk": {"N": "1"}, "n": {"N": "1"}},
                      {"pk": {"S": pk}, "sk": {"N": "3"}}]
 
-    dynamodb.execute_transaction(TransactStatements=[
+    written = dynamodb.execute_transaction(TransactStatements=[
         {"Statement": f"UPDATE \"{rtbl}\" SET n = n + 1 WHERE pk = ? AND sk = 1",
          "Parameters": [av(pk)]},
         {"Statement": f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 2}}", "Parameters": [av(pk)]},
-    ])
+    ], ReturnConsumedCapacity="TOTAL")
+    assert written["Responses"] == []
+    assert written["ConsumedCapacity"][0]["TableName"] == rtbl
     read = dynamodb.execute_transaction(TransactStatements=[
         {"Statement": f"SELECT n FROM \"{rtbl}\" WHERE pk = ? AND sk = 1", "Parameters": [av(pk)]},
         {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = ? AND sk = 2", "Parameters": [av(pk)]},
@@ -507,10 +517,21 @@ def test_transaction_rules(dynamodb, rtbl):
         dynamodb.execute_transaction(TransactStatements=[
             {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"},
             {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"}])
-    with expect_error(VE, exact("Select statements within ExecuteTransaction must specify the "
-                                "primary key in the where clause.")):
+    with expect_error(VE, exact("Validation failed in TransactStatements[0]: Select statements "
+                                "within ExecuteTransaction must specify the primary key in the "
+                                "where clause.")):
         dynamodb.execute_transaction(TransactStatements=[
             {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = 'a'"}])
+    with expect_error(VE, exact("Validation failed in TransactStatements[1]: RETURNING clause is "
+                                "not supported in ExecuteTransaction.")):
+        dynamodb.execute_transaction(TransactStatements=[
+            {"Statement": f"INSERT INTO \"{rtbl}\" VALUE {{'pk': 'r', 'sk': 1}}"},
+            {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *"}])
+    with expect_error(VE, exact("Validation failed in TransactStatements[0]: EXISTS() must "
+                                "contain a single item read with additional condition")):
+        dynamodb.execute_transaction(TransactStatements=[
+            {"Statement": f"EXISTS(SELECT * FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1)"},
+            {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'b' AND sk = 1"}])
     with expect_error(VE, "Transaction request cannot include multiple operations on one item"):
         dynamodb.execute_transaction(TransactStatements=[
             {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"},
