@@ -87,8 +87,17 @@ std::vector<Token> Tokenize(std::string_view statement) {
       ++i;
       continue;
     }
-    if (c == '-' && i + 1 < statement.size() && statement[i + 1] == '-') {  // -- comment
+    if (statement.substr(i).starts_with("--")) {  // a line comment
       while (i < statement.size() && statement[i] != '\n') ++i;
+      continue;
+    }
+    if (statement.substr(i).starts_with("/*")) {  // a block comment
+      size_t end = statement.find("*/", i + 2);
+      if (end == std::string_view::npos) {
+        emit(Kind::kInvalid, statement.size() - i);
+        break;
+      }
+      i = end + 2;
       continue;
     }
     if (IsIdentifierStart(c)) {
@@ -131,15 +140,22 @@ Status Malformed(std::string_view detail) {
                                  std::string(detail));
 }
 
-Status UnexpectedToken(std::string_view statement, const Token& token) {
-  if (token.kind == Token::Kind::kEnd) return Malformed("Unexpected end of statement");
+std::string Position(std::string_view statement, const Token& token) {
   std::string_view before = statement.substr(0, token.offset);
   size_t line = 1 + std::count(before.begin(), before.end(), '\n');
   size_t last_newline = before.rfind('\n');
   size_t column =
       last_newline == std::string_view::npos ? token.offset + 1 : token.offset - last_newline;
-  return Malformed("Unexpected token \"" + std::string(token.text) + "\" at line " +
-                   std::to_string(line) + ", column " + std::to_string(column));
+  return std::to_string(line) + ":" + std::to_string(column) + ":" +
+         std::to_string(token.text.size());
+}
+
+Status UnexpectedToken(std::string_view statement, const Token& token) {
+  if (token.kind == Token::Kind::kEnd) return Malformed("Unexpected end of statement");
+  // DynamoDB names nothing after the colon for text it cannot read at all.
+  if (token.kind == Token::Kind::kInvalid) return Malformed("");
+  return Malformed("Unexpected token \"" + std::string(token.text) + "\" at " +
+                   Position(statement, token));
 }
 
 }  // namespace ddb::engine::partiql

@@ -1,6 +1,7 @@
 // The tokens of PartiQL for DynamoDB: identifiers (bare or "double-quoted"),
 // 'string' literals, numbers, the `?` parameter marker and punctuation,
-// including `<<` and `>>` around set literals. Keywords are case-insensitive
+// including `<<` and `>>` around set literals; `--` and `/* */` comments are
+// skipped. Keywords are case-insensitive
 // and stay identifiers; the parser tells them apart.
 //
 // Thread safety: pure function.
@@ -57,9 +58,14 @@ std::vector<Token> Tokenize(std::string_view statement);
 // "Statement wasn't well formed, can't be processed: <detail>".
 Status Malformed(std::string_view detail);
 
+// Where `token` is in `statement`, as DynamoDB points at tokens in its
+// messages: "<line>:<column>:<length>", counted from 1.
+std::string Position(std::string_view statement, const Token& token);
+
 // The syntax error for meeting `token` in `statement`: "Statement wasn't well
-// formed, can't be processed: Unexpected token "x" at line L, column C", or
-// "... Unexpected end of statement".
+// formed, can't be processed: Unexpected token "x" at L:C:N", "... Unexpected
+// end of statement", or nothing after the colon for text that is no token
+// at all (an unterminated quote or comment, a '#').
 Status UnexpectedToken(std::string_view statement, const Token& token);
 
 }  // namespace ddb::engine::partiql

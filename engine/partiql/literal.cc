@@ -1,7 +1,10 @@
 #include "engine/partiql/literal.h"
 
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <set>
-#include <string>
 
 #include "engine/expression/lexer.h"
 
@@ -18,8 +21,47 @@ constexpr std::string_view kTooDeep =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
     "beyond supported limit";
 
+bool FitsInt32(int64_t value) {
+  return value >= std::numeric_limits<int32_t>::min() &&
+         value <= std::numeric_limits<int32_t>::max();
+}
+
+// Whether DynamoDB can convert the number text at all: its exponent, and its
+// scale (digits after the point less the exponent), must fit 32-bit integers.
+bool Convertible(std::string_view text) {
+  size_t e = text.find_first_of("eE");
+  std::string_view mantissa = text.substr(0, e);
+  size_t dot = mantissa.find('.');
+  int64_t fraction_digits = dot == std::string_view::npos ? 0 : mantissa.size() - dot - 1;
+  int64_t exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view digits = text.substr(e + 1);
+    bool negative = !digits.empty() && digits.front() == '-';
+    if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) {
+      digits.remove_prefix(1);
+    }
+    if (digits.size() > 12) return false;  // far beyond 32 bits
+    std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+    if (negative) exponent = -exponent;
+    if (!FitsInt32(exponent)) return false;
+  }
+  return FitsInt32(fraction_digits - exponent);
+}
+
+// How a set member appears in the duplicates message.
+std::string MemberText(const AttributeValue& element) {
+  switch (element.type()) {
+    case AttributeType::kS:
+      return element.as<std::string>();
+    case AttributeType::kN:
+      return element.as<Number>().ToString();
+    default:
+      return element.as<Binary>().bytes;
+  }
+}
+
 // Builds a set from `elements`: strings make a string set, numbers a number
-// set, binaries a binary set; equal elements count once.
+// set, binaries (from parameters) a binary set.
 Result<AttributeValue> MakeSet(const std::vector<AttributeValue>& elements) {
   if (elements.empty()) return Status::InvalidArgument("Empty bags are not supported");
   AttributeType type = elements.front().type();
@@ -32,19 +74,24 @@ Result<AttributeValue> MakeSet(const std::vector<AttributeValue>& elements) {
     }
   }
   std::set<std::string> seen;
+  bool duplicates = false;
+  std::string listed;
+  for (const AttributeValue& element : elements) {
+    std::string text = MemberText(element);
+    duplicates = !seen.insert(text).second || duplicates;
+    listed += (listed.empty() ? "" : ", ") + text;
+  }
+  if (duplicates) {
+    return Status::InvalidArgument("One or more parameter values were invalid: Input collection [" +
+                                   listed + "] contains duplicates.");
+  }
   if (type == AttributeType::kN) {
     NumberSet set;
-    for (const AttributeValue& e : elements) {
-      if (seen.insert(e.as<Number>().ToString()).second) set.values.push_back(e.as<Number>());
-    }
+    for (const AttributeValue& e : elements) set.values.push_back(e.as<Number>());
     return AttributeValue(std::move(set));
   }
   std::vector<std::string> values;
-  for (const AttributeValue& e : elements) {
-    const std::string& text =
-        type == AttributeType::kS ? e.as<std::string>() : e.as<Binary>().bytes;
-    if (seen.insert(text).second) values.push_back(text);
-  }
+  for (const AttributeValue& e : elements) values.push_back(MemberText(e));
   if (type == AttributeType::kS) return AttributeValue(StringSet{std::move(values)});
   return AttributeValue(BinarySet{std::move(values)});
 }
@@ -74,6 +121,17 @@ std::nullopt_t LiteralReader::Fail(Status status) {
 
 std::optional<AttributeValue> LiteralReader::Read(const std::vector<Token>& tokens, size_t& pos,
                                                   int depth) {
+  return ReadAt(tokens, pos, depth, "root");
+}
+
+std::optional<AttributeValue> LiteralReader::ReadItem(const std::vector<Token>& tokens,
+                                                      size_t& pos) {
+  if (tokens[pos].kind != Kind::kLeftBrace) return ReadAt(tokens, pos, 0, "root");
+  return ReadMap(tokens, pos, 0, "root", true);
+}
+
+std::optional<AttributeValue> LiteralReader::ReadAt(const std::vector<Token>& tokens, size_t& pos,
+                                                    int depth, const std::string& path) {
   if (depth >= kMaxNestingDepth) return Fail(Status::InvalidArgument(std::string(kTooDeep)));
   const Token& token = tokens[pos];
   switch (token.kind) {
@@ -82,22 +140,23 @@ std::optional<AttributeValue> LiteralReader::Read(const std::vector<Token>& toke
       return AttributeValue(token.value);
     case Kind::kNumber:
       ++pos;
-      return ReadNumber(token, false);
+      return ReadNumber(token, false, path);
     case Kind::kMinus:
     case Kind::kPlus:
-      if (tokens[pos + 1].kind != Kind::kNumber)
+      if (tokens[pos + 1].kind != Kind::kNumber) {
         return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
+      }
       pos += 2;
-      return ReadNumber(tokens[pos - 1], token.kind == Kind::kMinus);
+      return ReadNumber(tokens[pos - 1], token.kind == Kind::kMinus, path);
     case Kind::kParameter:
       ++pos;
       return parameters_[next_parameter_++];
     case Kind::kLeftBracket:
-      return ReadList(tokens, pos, depth);
+      return ReadList(tokens, pos, depth, path);
     case Kind::kLeftBrace:
-      return ReadMap(tokens, pos, depth);
+      return ReadMap(tokens, pos, depth, path, false);
     case Kind::kLeftBag:
-      return ReadSet(tokens, pos, depth);
+      return ReadSet(tokens, pos, depth, path);
     default:
       break;
   }
@@ -109,36 +168,50 @@ std::optional<AttributeValue> LiteralReader::Read(const std::vector<Token>& toke
     ++pos;
     return AttributeValue(Null{});
   }
+  if (token.kind == Kind::kIdentifier && tokens[pos + 1].kind == Kind::kLeftParen) {
+    std::string name = token.value;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return Fail(Status::InvalidArgument("Unsupported data type: " + name + " under key " + path +
+                                        " at " + Position(statement_, token)));
+  }
   return Fail(UnexpectedToken(statement_, token));
 }
 
-std::optional<AttributeValue> LiteralReader::ReadNumber(const Token& token, bool negative) {
+std::optional<AttributeValue> LiteralReader::ReadNumber(const Token& token, bool negative,
+                                                        const std::string& path) {
+  if (!Convertible(token.value)) return Fail(Malformed(""));
   auto number = Number::Parse(negative ? "-" + token.value : token.value);
-  if (!number.ok()) return Fail(number.status());
+  if (!number.ok()) {
+    return Fail(Status::InvalidArgument(number.status().message() + " under " + path));
+  }
   return AttributeValue(std::move(number).value());
 }
 
 std::optional<AttributeValue> LiteralReader::ReadList(const std::vector<Token>& tokens, size_t& pos,
-                                                      int depth) {
+                                                      int depth, const std::string& path) {
   ++pos;  // [
   List list;
   if (tokens[pos].kind != Kind::kRightBracket) {
     while (true) {
-      auto element = Read(tokens, pos, depth + 1);
+      std::string element_path = path + "[" + std::to_string(list.size()) + "]";
+      auto element = ReadAt(tokens, pos, depth + 1, element_path);
       if (!element) return std::nullopt;
       list.push_back(std::move(*element));
       if (tokens[pos].kind != Kind::kComma) break;
       ++pos;
     }
   }
-  if (tokens[pos].kind != Kind::kRightBracket)
+  if (tokens[pos].kind != Kind::kRightBracket) {
     return Fail(UnexpectedToken(statement_, tokens[pos]));
+  }
   ++pos;
   return AttributeValue(std::move(list));
 }
 
+// `item`: the map is an INSERT's item, whose values are each a root.
 std::optional<AttributeValue> LiteralReader::ReadMap(const std::vector<Token>& tokens, size_t& pos,
-                                                     int depth) {
+                                                     int depth, const std::string& path,
+                                                     bool item) {
   ++pos;  // {
   Map map;
   if (tokens[pos].kind != Kind::kRightBrace) {
@@ -151,7 +224,7 @@ std::optional<AttributeValue> LiteralReader::ReadMap(const std::vector<Token>& t
         return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
       }
       pos += 2;
-      auto value = Read(tokens, pos, depth + 1);
+      auto value = ReadAt(tokens, pos, depth + 1, item ? path : path + "." + key.value);
       if (!value) return std::nullopt;
       if (!map.emplace(key.value, std::move(*value)).second) {
         return Fail(Status::InvalidArgument("Duplicate keys in tuple. Key: " + key.value));
@@ -166,12 +239,12 @@ std::optional<AttributeValue> LiteralReader::ReadMap(const std::vector<Token>& t
 }
 
 std::optional<AttributeValue> LiteralReader::ReadSet(const std::vector<Token>& tokens, size_t& pos,
-                                                     int depth) {
+                                                     int depth, const std::string& path) {
   ++pos;  // <<
   std::vector<AttributeValue> elements;
   if (tokens[pos].kind != Kind::kRightBag) {
     while (true) {
-      auto element = Read(tokens, pos, depth + 1);
+      auto element = ReadAt(tokens, pos, depth + 1, path);
       if (!element) return std::nullopt;
       elements.push_back(std::move(*element));
       if (tokens[pos].kind != Kind::kComma) break;

@@ -3,10 +3,18 @@
 // from a statement's tokens into AttributeValues ("PartiQL data types for
 // DynamoDB" in the developer guide).
 //
+// Errors are DynamoDB's: a number literal whose exponent or scale does not
+// fit a 32-bit integer makes the statement malformed (nothing after the
+// colon); one outside DynamoDB's number range gets the number message with
+// the place of the number appended ("... under root", "under root.a[1]",
+// counted from the literal, or from each attribute of an INSERT's item); a
+// set literal may not be empty, mixed or hold a value twice.
+//
 // Thread safety: a LiteralReader belongs to one parse.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,13 +41,23 @@ class LiteralReader {
   // REQUIRES: the statement has as many `?` as parameters.
   std::optional<AttributeValue> Read(const std::vector<Token>& tokens, size_t& pos, int depth);
 
+  // Read for the item of an INSERT: a map whose attribute values are each
+  // the root of the paths that messages name.
+  std::optional<AttributeValue> ReadItem(const std::vector<Token>& tokens, size_t& pos);
+
   const Status& status() const { return status_; }
 
  private:
-  std::optional<AttributeValue> ReadNumber(const Token& token, bool negative);
-  std::optional<AttributeValue> ReadList(const std::vector<Token>& tokens, size_t& pos, int depth);
-  std::optional<AttributeValue> ReadMap(const std::vector<Token>& tokens, size_t& pos, int depth);
-  std::optional<AttributeValue> ReadSet(const std::vector<Token>& tokens, size_t& pos, int depth);
+  std::optional<AttributeValue> ReadAt(const std::vector<Token>& tokens, size_t& pos, int depth,
+                                       const std::string& path);
+  std::optional<AttributeValue> ReadNumber(const Token& token, bool negative,
+                                           const std::string& path);
+  std::optional<AttributeValue> ReadList(const std::vector<Token>& tokens, size_t& pos, int depth,
+                                         const std::string& path);
+  std::optional<AttributeValue> ReadMap(const std::vector<Token>& tokens, size_t& pos, int depth,
+                                        const std::string& path, bool item);
+  std::optional<AttributeValue> ReadSet(const std::vector<Token>& tokens, size_t& pos, int depth,
+                                        const std::string& path);
   std::nullopt_t Fail(Status status);
 
   std::string_view statement_;

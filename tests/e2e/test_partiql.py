@@ -126,11 +126,11 @@ def test_select_where_forms(dynamodb, rtbl):
 
 def test_select_projection_names_values_by_their_last_path_element(dynamodb, rtbl):
     # A projection list returns just those values, each named by the last
-    # name of its path (m.inner.deep comes back as "deep").
+    # name of its path (m.mid.deep comes back as "deep").
     pk = key()
     execute(dynamodb, f"INSERT INTO \"{rtbl}\" VALUE {{'pk': ?, 'sk': 1, 'a': 1, 'b': 2, "
-            "'m': {'inner': {'deep': 'x'}}}", pk)
-    out = execute(dynamodb, f"SELECT a, m.inner.deep FROM \"{rtbl}\" WHERE pk = ?", pk)
+            "'m': {'mid': {'deep': 'x'}}}", pk)
+    out = execute(dynamodb, f"SELECT a, m.mid.deep FROM \"{rtbl}\" WHERE pk = ?", pk)
     assert out["Items"] == [{"a": {"N": "1"}, "deep": {"S": "x"}}]
 
 
@@ -296,6 +296,60 @@ def test_statement_errors(dynamodb, rtbl):
         execute(dynamodb, f"INSERT INTO \"{rtbl}\" VALUE {{'pk': 'a', 'sk': 'not-a-number'}}")
     with expect_error(VE, "The provided key element does not match the schema"):
         execute(dynamodb, f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 'x'")
+
+
+def test_grammar_errors_as_dynamodb_words_them(dynamodb, rtbl):
+    # DynamoDB's parser names what it met: a missing term, a keyword or an
+    # operator where a term should start, a dangling AND, text left after the
+    # statement, an alias, a number out of range (with its place in the
+    # value), a reserved word after a dot; and it skips -- and /* */ comments.
+    t = f"\"{rtbl}\""
+    cases = [
+        (f"SELECT * FROM {t} WHERE", MALFORMED + "Unexpected term"),
+        (f"SELECT * FROM {t} WHERE ORDER BY pk", MALFORMED + "Unexpected keyword"),
+        (f"SELECT * FROM {t} WHERE IS NULL", MALFORMED + "Unexpected operator"),
+        (f"SELECT * FROM {t} WHERE pk = 'a' AND",
+         MALFORMED + "Missing right-hand side expression of infix operator"),
+        (f"SELECT * FROM {t} WHERE pk = 'a' foo", MALFORMED + "Unexpected token after expression"),
+        ("DELETE FROM WHERE pk = 'a'", MALFORMED + "Expected identifier for simple path"),
+        (f"SELECT * FROM {t} WHERE pk = 1 # note", MALFORMED),
+        (f"SELECT * FROM {t} WHERE pk = 1e99999999999", MALFORMED),
+        (f"SELECT * FROM {t} x WHERE pk = 'a'", "Aliasing is not supported"),
+        (f"INSERT INTO {t} VALUE {{'pk': 'a', 'sk': 1, 'l': [1, 1e126]}}",
+         "Number overflow. Attempting to store a number with magnitude larger than supported "
+         "range under root[1]"),
+        (f"SELECT * FROM {t} WHERE m.inner = 1", MALFORMED + "Invalid path dot component"),
+        (f"SELECT * FROM {t} WHERE x IS FOO", MALFORMED + "Expected type name"),
+        (f"SELECT * FROM {t} WHERE pk = 'a' AND EXISTS(x)",
+         "Unrecognized function: exists at 1:{}:6".format(len(f"SELECT * FROM {t} WHERE pk = 'a' AND ") + 1)),
+    ]
+    for statement, message in cases:
+        with expect_error(VE, exact(message)):
+            execute(dynamodb, statement)
+    pk = key()
+    execute(dynamodb, f"-- a note\nINSERT INTO {t} /* the item */ VALUE {{'pk': ?, 'sk': 1}}", pk)
+    assert len(execute(dynamodb, f"SELECT * FROM {t} WHERE pk = ? -- done", pk)["Items"]) == 1
+
+
+def test_from_first_update_and_condition_functions(dynamodb, rtbl):
+    # FROM "t" WHERE <key> SET/REMOVE is PartiQL's other UPDATE form; the
+    # WHERE takes attribute_exists / attribute_not_exists (any case) and IS
+    # with a type name, as conditions on the write or filters of a SELECT.
+    t = f"\"{rtbl}\""
+    pk = key()
+    execute(dynamodb, f"INSERT INTO {t} VALUE {{'pk': ?, 'sk': 1, 'a': 1, 'b': 'bee'}}", pk)
+    execute(dynamodb, f"FROM {t} WHERE pk = ? AND sk = 1 AND ATTRIBUTE_EXISTS(a) SET c = ? "
+            "REMOVE b", pk, 7)
+    got = dynamodb.get_item(TableName=rtbl, Key={"pk": av(pk), "sk": av(1)})["Item"]
+    assert got == {"pk": {"S": pk}, "sk": {"N": "1"}, "a": {"N": "1"}, "c": {"N": "7"}}
+    with expect_error("ConditionalCheckFailedException"):
+        execute(dynamodb, f"UPDATE {t} SET y = 1 WHERE pk = ? AND sk = 1 AND "
+                "attribute_not_exists(c)", pk)
+    with expect_error(VE, exact(NO_KEY)):
+        execute(dynamodb, f"FROM {t} SET c = 1")
+    found = execute(dynamodb, f"SELECT sk FROM {t} WHERE pk = ? AND a IS INT4 AND c IS NUMERIC "
+                    "AND b IS MISSING AND a IS NOT STRING", pk)
+    assert found["Items"] == [{"sk": {"N": "1"}}]
 
 
 def put_order(dynamodb, table, user, order, status, date):

@@ -116,7 +116,7 @@ TEST(PartiqlParserTest, ParametersBindInOrder) {
 TEST(PartiqlParserTest, InsertBuildsEveryLiteralType) {
   Statement statement = Parse(
       "INSERT INTO \"t\" VALUE {'pk': 'k', 'n': -1.5e2, 'yes': true, 'no': FALSE, 'nul': null, "
-      "'l': [1, 'x', [2]], 'm': {'inner': 'v'}, 'ss': <<'a', 'b', 'a'>>, 'ns': <<1, 2>>, 'p': ?}",
+      "'l': [1, 'x', [2]], 'm': {'inner': 'v'}, 'ss': <<'a', 'b'>>, 'ns': <<1, 2>>, 'p': ?}",
       {AttributeValue(Binary{"\x01"})});
   ASSERT_TRUE(std::holds_alternative<InsertStatement>(statement));
   const InsertStatement& insert = std::get<InsertStatement>(statement);
@@ -196,25 +196,131 @@ TEST(PartiqlParserTest, WritesRejectUnsupportedClauses) {
   EXPECT_EQ(ErrorOf("UPDATE t SET a = 1 WHERE pk = 'k' RETURNING ALL NEW a"),
             "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
   EXPECT_EQ(ErrorOf("UPDATE t SET a = set_add(b, <<1>>) WHERE pk = 'k'"),
-            "The first argument to SET_ADD must equal the assignment value");
+            "The first argument to SET_ADD must equal the assignment value at 1:18:7");
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = set_delete(a, 'x') WHERE pk = 'k'"),
+            "The second argument to SET_DELETE must be a value with type SET at 1:29:1");
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = set_add(a) WHERE pk = 'k'"),
+            "SET_ADD must have exactly two arguments at 1:18:7");
 }
 
-TEST(PartiqlParserTest, SyntaxErrorsNameTheTokenAndItsPosition) {
+// The details DynamoDB's parser gives, as captured from the service.
+TEST(PartiqlParserTest, SyntaxErrorsAreWordedAsDynamoDBWordsThem) {
   const std::string prefix = "Statement wasn't well formed, can't be processed: ";
   EXPECT_EQ(ErrorOf("CREATE TABLE t"), prefix + "Expected data manipulation");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE"), prefix + "Unexpected end of statement");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = = 1"),
-            prefix + "Unexpected token \"=\" at line 1, column 27");
-  EXPECT_EQ(ErrorOf("SELECT *\nFROM t\nWHERE a == 1"),
-            prefix + "Unexpected token \"=\" at line 3, column 10");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 1 b"), prefix + "Unexpected token after expression");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 'unterminated"),
-            prefix + "Unexpected token \"'unterminated\" at line 1, column 27");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE"), prefix + "Unexpected term");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE;"), prefix + "Unexpected term");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE NOT"), prefix + "Unexpected term");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE ("), prefix + "Unexpected term");
+  EXPECT_EQ(ErrorOf("SELECT * FROM"), prefix + "Unexpected term");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 'a' AND"),
+            prefix + "Missing right-hand side expression of infix operator");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 'a' OR"),
+            prefix + "Missing right-hand side expression of infix operator");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE ORDER BY pk"), prefix + "Unexpected keyword");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE IS NULL"), prefix + "Unexpected operator");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = LIKE"), prefix + "Unexpected operator");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = = 1"), prefix + "Unexpected operator");
+  EXPECT_EQ(ErrorOf("DELETE FROM"), prefix + "Expected identifier for simple path");
+  EXPECT_EQ(ErrorOf("DELETE FROM WHERE pk = 'a'"), prefix + "Expected identifier for simple path");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1 foo"),
+            prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1 e5"),
+            prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1)"), prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("DELETE FROM t WHERE pk = 1 ORDER BY pk"),
+            prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t ORDER BY pk WHERE pk = 1"),
+            prefix + "Unexpected token after expression");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 'unterminated"), prefix);
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1 # note"), prefix);
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1 /* note"), prefix);
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1e2147483648"), prefix);
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1.5e-2147483647"), prefix);
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a.inner = 1"), prefix + "Invalid path dot component");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE x IS FOO"), prefix + "Expected type name");
   EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = MISSING"),
             "MISSING must be compared using IS operator");
   EXPECT_EQ(ErrorOf("SELECT *, a FROM t"),
             "Other attributes should not be present in the projection when '*' is used.");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE unknown_fn(a, 1)"), "Unrecognized function: unknown_fn");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 'a' AND EXISTS(x)"),
+            "Unrecognized function: exists at 1:36:6");
+  EXPECT_EQ(ErrorOf("SELECT attribute_exists(x) FROM t"), "Unexpected path component at 1:8:16");
+  // Other unexpected tokens are named with their place (the wording is ours).
+  EXPECT_EQ(ErrorOf("SELECT *\nFROM t\nWHERE a IN 1"), prefix + "Unexpected token \"1\" at 3:12:1");
+}
+
+TEST(PartiqlParserTest, CommentsAreSkipped) {
+  Item item = Sample();
+  EXPECT_TRUE(Matches("-- a note\nSELECT * FROM t /* x */ WHERE -- y\n pk = 'user#1'", item));
+}
+
+TEST(PartiqlParserTest, AliasesAreRefused) {
+  EXPECT_EQ(ErrorOf("SELECT * FROM \"t\" t WHERE pk = 'x'"), "Aliasing is not supported");
+  EXPECT_EQ(ErrorOf("SELECT * FROM \"t\" AS t WHERE pk = 'x'"), "Aliasing is not supported");
+  EXPECT_EQ(ErrorOf("UPDATE \"t\" t SET a = 3 WHERE pk = 'x'"), "Aliasing is not supported");
+  EXPECT_EQ(ErrorOf("DELETE FROM \"t\" t WHERE pk = 'x'"), "Aliasing is not supported");
+  EXPECT_EQ(ErrorOf("INSERT INTO \"t\" t VALUE {'pk': 'x'}"),
+            "Statement wasn't well formed, can't be processed: Unexpected token after expression");
+}
+
+TEST(PartiqlParserTest, NumberLiteralsFollowDynamoDBsRules) {
+  const std::string overflow =
+      "Number overflow. Attempting to store a number with magnitude larger than supported range";
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = 1e126"), overflow + " under root");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'pk': 1e126}"), overflow + " under root");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'pk': 1, 'm': {'x': 1e126}}"),
+            overflow + " under root.x");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'pk': 1, 'l': [1, 1e126]}"), overflow + " under root[1]");
+  EXPECT_EQ(ErrorOf("UPDATE t SET a = 123456789012345678901234567890123456789 WHERE pk = 1"),
+            "Attempting to store more than 38 significant digits in a Number under root");
+  Item item{{"n", N("7310000")}, {"f", N("-7.3")}};
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE n = 7.31e6 AND n = 731e4 AND n = 7.31E+6", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE f = -.73e1", item));
+}
+
+TEST(PartiqlParserTest, SetLiteralsMayNotRepeatAMember) {
+  EXPECT_EQ(ErrorOf("UPDATE t SET ss = set_add(ss, <<'x', 'x'>>) WHERE pk = 'k'"),
+            "One or more parameter values were invalid: Input collection [x, x] contains "
+            "duplicates.");
+  EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'pk': 'k', 'ss': set_add(<<'a'>>, <<'b'>>)}"),
+            "Unsupported data type: set_add under key root at 1:39:7");
+}
+
+TEST(PartiqlParserTest, ConditionFunctionsAndTypeTests) {
+  Item item = Sample();
+  item["flag"] = AttributeValue(true);
+  item["nul"] = AttributeValue(Null{});
+  EXPECT_TRUE(
+      Matches("SELECT * FROM t WHERE ATTRIBUTE_EXISTS(name) AND attribute_not_exists(x)", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE NOT attribute_exists(m.nope)", item));
+  EXPECT_TRUE(
+      Matches("SELECT * FROM t WHERE flag IS BOOL AND name IS STRING AND sk IS INT4", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE sk IS DOUBLE PRECISION AND m IS STRUCT", item));
+  EXPECT_TRUE(
+      Matches("SELECT * FROM t WHERE tags IS BAG AND m.list IS LIST AND nul IS NULL", item));
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE name IS NOT NULL AND name IS NOT BOOL", item));
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE attribute_exists('ss')"),
+            "Operator or function requires a document path; operator or function: "
+            "attribute_exists");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE attribute_exists()"),
+            "Incorrect number of operands for operator or function; operator or function: "
+            "attribute_exists, number of operands: 0");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE attribute_exists(a, b)"),
+            "Incorrect number of operands for operator or function; operator or function: "
+            "attribute_exists, number of operands: 2");
+}
+
+TEST(PartiqlParserTest, FromFirstUpdate) {
+  Statement statement =
+      Parse("FROM \"t\" WHERE pk = ? AND a = 1 SET c = ? REMOVE b", {S("k"), N("7")});
+  ASSERT_TRUE(std::holds_alternative<UpdateStatement>(statement));
+  const UpdateStatement& update = std::get<UpdateStatement>(statement);
+  EXPECT_EQ(update.table, "t");
+  EXPECT_EQ(update.update.actions.size(), 2u);
+  EXPECT_EQ(ErrorOf("FROM t SET c = 1"),
+            "Where clause does not contain a mandatory equality on all key attributes");
+  EXPECT_EQ(ErrorOf("FROM t SET c = 1 WHERE pk = 'a'"),
+            "Statement wasn't well formed, can't be processed: Unexpected token after expression");
 }
 
 TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
