@@ -343,8 +343,10 @@ ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& 
   if (!list.ok()) return list.take_error();
   std::vector<partiql::Statement> statements;
   for (const auto& element : (*list)->GetArray()) {
-    auto statement = ReadStatement(element, "");
-    if (!statement.ok()) return statement.take_error();
+    auto read = ReadStatementRequest(element, "");
+    if (!read.ok()) return read.take_error();
+    auto statement = ParseStatementRequest(*read);
+    if (!statement.ok()) return InStatement(statements.size(), statement.take_error());
     statements.push_back(std::move(statement).value());
   }
   size_t reads = std::count_if(statements.begin(), statements.end(),
@@ -358,8 +360,8 @@ ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& 
     auto old_on_failure = ReadOldItemOnFailure((*list)->GetArray()[i], "");
     if (!old_on_failure.ok()) return old_on_failure.take_error();
     if (partiql::ReturningOf(statements[i]) != partiql::Returning::kNone) {
-      return InStatement(i, ApiError::Validation(
-                                "RETURNING clause is not supported in ExecuteTransaction."));
+      return InStatement(
+          i, ApiError::Validation("RETURNING clause is not supported in ExecuteTransaction."));
     }
     auto action = WriteAction(ctx, statements[i], *old_on_failure);
     if (!action.ok()) return InStatement(i, action.take_error());

@@ -1,5 +1,9 @@
 #include "api/partiql_statement.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
 #include "api/attribute_json.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
@@ -17,9 +21,86 @@ namespace expr = engine::expr;
 namespace partiql = engine::partiql;
 using engine::Item;
 
+// Whether Java's BigDecimal, which DynamoDB reads a parameter's numbers with,
+// accepts `text`: a signed decimal with an optional exponent, the exponent
+// and the scale within 32 bits.
+bool Convertible(std::string_view text) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  size_t digits = 0, fraction = 0;
+  bool dot = false;
+  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.');
+       ++i) {
+    if (text[i] == '.') {
+      if (dot) return false;
+      dot = true;
+    } else {
+      ++digits;
+      if (dot) ++fraction;
+    }
+  }
+  if (digits == 0) return false;
+  int64_t exponent = 0;
+  if (i < text.size()) {
+    if (text[i] != 'e' && text[i] != 'E') return false;
+    std::string_view rest = text.substr(i + 1);
+    bool negative = !rest.empty() && rest.front() == '-';
+    if (!rest.empty() && (rest.front() == '-' || rest.front() == '+')) rest.remove_prefix(1);
+    if (rest.empty() || rest.size() > 12 ||
+        rest.find_first_not_of("0123456789") != std::string_view::npos) {
+      return false;
+    }
+    exponent = std::stoll(std::string(rest)) * (negative ? -1 : 1);
+  }
+  auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  return fits(exponent) && fits(static_cast<int64_t>(fraction) - exponent);
+}
+
+// The first problem in document order among the numbers of a parameter
+// (`json`, nested `depth` lists and maps deep) that DynamoDB cannot convert
+// and the lists and maps nested too deeply; nullopt when there is none.
+std::optional<ApiError> CheckParameter(const rapidjson::Value& json, int depth) {
+  if (!json.IsObject()) return std::nullopt;
+  for (const auto& member : json.GetObject()) {
+    std::string_view type = View(member.name);
+    const rapidjson::Value& value = member.value;
+    std::vector<const rapidjson::Value*> numbers;
+    if (type == "N") numbers.push_back(&value);
+    if (type == "NS" && value.IsArray()) {
+      for (const auto& element : value.GetArray()) numbers.push_back(&element);
+    }
+    for (const rapidjson::Value* number : numbers) {
+      if (!number->IsString() || Convertible(View(*number))) continue;
+      std::string text(View(*number));
+      return ApiError::Validation("The parameter cannot be converted to a numeric value" +
+                                  (text.empty() ? "" : ": " + text));
+    }
+    if ((type == "M" && value.IsObject()) || (type == "L" && value.IsArray())) {
+      if (depth + 1 >= engine::kMaxNestingDepth) {
+        return ApiError::Validation(
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+            "levels beyond supported limit");
+      }
+      if (type == "M") {
+        for (const auto& inner : value.GetObject()) {
+          if (auto error = CheckParameter(inner.value, depth + 1)) return error;
+        }
+      } else {
+        for (const auto& inner : value.GetArray()) {
+          if (auto error = CheckParameter(inner, depth + 1)) return error;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 ApiResult<std::vector<engine::AttributeValue>> ReadParameters(const rapidjson::Value* json) {
   std::vector<engine::AttributeValue> parameters;
   if (!json) return parameters;
+  for (const auto& element : json->GetArray()) {
+    if (auto error = CheckParameter(element, 0)) return *error;
+  }
   for (const auto& element : json->GetArray()) {
     auto value = ParseAttributeValue(element);
     if (!value.ok()) return value.take_error();
@@ -95,6 +176,28 @@ ApiResult<const engine::IndexSchema*> FindReadIndex(const engine::TableSchema& s
   return index;
 }
 
+// Whether a SELECT of `index` must read the table's items: a local index
+// reaches attributes beyond its projection that way; a global one cannot, and
+// a SELECT list naming such attributes is refused, in statement order.
+ApiResult<bool> NeedsTableItems(const engine::TableSchema& schema, const engine::IndexSchema& index,
+                                const partiql::SelectStatement& select) {
+  if (!select.projection || index.projection.type == engine::ProjectionType::kAll) return false;
+  std::vector<std::string> missing;
+  for (const expr::Path& path : select.projection->paths) {
+    const std::string& name = path.elements.front().name;
+    if (!engine::IndexProjects(schema, index, name) &&
+        std::find(missing.begin(), missing.end(), name) == missing.end()) {
+      missing.push_back(name);
+    }
+  }
+  if (missing.empty()) return false;
+  if (index.is_local) return true;
+  std::string listed;
+  for (const std::string& name : missing) listed += (listed.empty() ? "" : ", ") + name;
+  return ApiError::Validation("One or more parameter values were invalid: Global secondary index " +
+                              index.name + " does not project [" + listed + "]");
+}
+
 // Reads one page of a SELECT: a Scan, or Queries of its partitions one after
 // the other, until Limit items were evaluated or 1 MB was read.
 struct PageReader {
@@ -106,6 +209,7 @@ struct PageReader {
   const partiql::SelectStatement& select;
   const SelectOptions& options;
   SelectResult result;
+  bool fetch_table_items = false;  // a local index read reaches the table's items
   size_t bytes_read = 0;
   size_t evaluated = 0;
 
@@ -122,6 +226,7 @@ struct PageReader {
     scan.index_name = select.source.index;
     scan.exclusive_start_key = options.start.exclusive_start_key;
     scan.limit = options.limit;
+    scan.fetch_table_items = fetch_table_items;
     auto page = ctx.db.Scan(ctx.caller.ns, select.source.table, scan);
     if (!page.ok()) return page.status();
     Keep(*page);
@@ -140,6 +245,7 @@ struct PageReader {
         query.exclusive_start_key = options.start.exclusive_start_key;
       }
       query.limit = options.limit ? options.limit - evaluated : 0;
+      query.fetch_table_items = fetch_table_items;
       auto page = ctx.db.Query(ctx.caller.ns, select.source.table, query);
       if (!page.ok()) return page.status();
       Keep(*page);
@@ -160,8 +266,8 @@ struct PageReader {
 
 }  // namespace
 
-ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
-                                            const std::string& path) {
+ApiResult<StatementRequest> ReadStatementRequest(const rapidjson::Value& object,
+                                                 const std::string& path) {
   RequestReader r(object);
   auto statement = r.String("Statement");
   const rapidjson::Value* parameters_json = r.Array("Parameters");
@@ -176,9 +282,20 @@ ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
   if (!constraints.empty()) return constraints.ToError();
   auto parameters = ReadParameters(parameters_json);
   if (!parameters.ok()) return parameters.take_error();
-  auto parsed = partiql::ParseStatement(*statement, *parameters);
+  return StatementRequest{*statement, std::move(parameters).value()};
+}
+
+ApiResult<partiql::Statement> ParseStatementRequest(const StatementRequest& request) {
+  auto parsed = partiql::ParseStatement(request.text, request.parameters);
   if (!parsed.ok()) return parsed.status();
   return std::move(parsed).value();
+}
+
+ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
+                                            const std::string& path) {
+  auto request = ReadStatementRequest(object, path);
+  if (!request.ok()) return request.take_error();
+  return ParseStatementRequest(*request);
 }
 
 std::optional<Item> SelectFrom(const partiql::SelectStatement& select, const Item& item) {
@@ -197,12 +314,15 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
   if (!schema.ok()) return schema.take_error();
   auto index = FindReadIndex(**schema, select.source.index, options.consistent);
   if (!index.ok()) return index.take_error();
+  auto fetch = *index ? NeedsTableItems(**schema, **index, select) : ApiResult<bool>(false);
+  if (!fetch.ok()) return fetch.take_error();
   const engine::KeySchema& key = *index ? (*index)->key : (*schema)->key;
   std::vector<partiql::KeyRange> ranges;
   if (select.where) ranges = partiql::PlanKeyRanges(*select.where, key);
   auto forward = partiql::ApplyOrderBy(select, key, ranges);
   if (!forward.ok()) return forward.status();
   PageReader reader(ctx, select, options);
+  reader.fetch_table_items = *fetch;
   auto read = ranges.empty() ? reader.Scan() : reader.Partitions(ranges, *forward);
   if (!read.ok()) return read.take_error();
   reader.result.consumption =

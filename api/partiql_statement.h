@@ -34,9 +34,23 @@ namespace ddb::api {
 // DynamoDB's limit on a statement's length.
 inline constexpr size_t kMaxStatementLength = 8192;
 
-// Reads the Statement and Parameters members of `object` and parses the
-// statement with its parameters bound. `path` prefixes the members in
+// A statement's text and its Parameters, read and checked.
+struct StatementRequest {
+  std::string_view text;  // refers into the request document
+  std::vector<engine::AttributeValue> parameters;
+};
+
+// Reads the Statement and Parameters members of `object`, with DynamoDB's
+// checks (a parameter number BigDecimal cannot read: "The parameter cannot be
+// converted to a numeric value: <text>"). `path` prefixes the members in
 // constraint messages ("" for ExecuteStatement).
+ApiResult<StatementRequest> ReadStatementRequest(const rapidjson::Value& object,
+                                                 const std::string& path);
+
+// Parses the statement of `request` with its parameters bound.
+ApiResult<engine::partiql::Statement> ParseStatementRequest(const StatementRequest& request);
+
+// ReadStatementRequest, then ParseStatementRequest.
 ApiResult<engine::partiql::Statement> ReadStatement(const rapidjson::Value& object,
                                                     const std::string& path);
 

@@ -321,7 +321,8 @@ def test_grammar_errors_as_dynamodb_words_them(dynamodb, rtbl):
         (f"SELECT * FROM {t} WHERE m.inner = 1", MALFORMED + "Invalid path dot component"),
         (f"SELECT * FROM {t} WHERE x IS FOO", MALFORMED + "Expected type name"),
         (f"SELECT * FROM {t} WHERE pk = 'a' AND EXISTS(x)",
-         "Unrecognized function: exists at 1:{}:6".format(len(f"SELECT * FROM {t} WHERE pk = 'a' AND ") + 1)),
+         "Unrecognized function: exists at 1:{}:6".format(
+             len(f"SELECT * FROM {t} WHERE pk = 'a' AND ") + 1)),
     ]
     for statement, message in cases:
         with expect_error(VE, exact(message)):
@@ -415,6 +416,10 @@ def test_deployments_and_tenants_access_patterns_in_partiql(dynamodb, tables):
                      "WHERE PK = 'DEPLOYMENTS' ORDER BY GSI1SK DESC")["Items"]
     assert [d["DeploymentId"]["S"] for d in newest] == ["d1", "d2", "d0"]
     assert all("Secret" not in d for d in newest)
+    with expect_error(VE, exact("One or more parameter values were invalid: Global secondary "
+                                "index CreateDateIndex does not project [Secret, Other]")):
+        execute(dynamodb, f"SELECT DeploymentId, Secret, Other FROM \"{deployments}\"."
+                "\"CreateDateIndex\" WHERE PK = 'DEPLOYMENTS'")
 
     tenants = tables(hash_key=("pk", "S"), range_key=("sk", "S"), prefix="pql-tenants")
     tenant = "TENANT_ID#" + key()
@@ -426,6 +431,52 @@ def test_deployments_and_tenants_access_patterns_in_partiql(dynamodb, tables):
     assert out["Items"][0]["Version"] == {"N": "2"}
     with expect_error("ConditionalCheckFailedException"):
         execute(dynamodb, update, "2024-05-02", tenant, 1)  # a stale version loses
+
+
+def test_local_index_select_reaches_the_table_item(dynamodb, tables):
+    # A SELECT through a local index may name attributes outside the index's
+    # projection: it reads them from the table's item.
+    name = tables(
+        hash_key=("pk", "S"), range_key=("sk", "S"), prefix="pql-lsi",
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                              for a in ("pk", "sk", "alt")],
+        LocalSecondaryIndexes=[{
+            "IndexName": "by-alt",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                          {"AttributeName": "alt", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    pk = key()
+    execute(dynamodb, f"INSERT INTO \"{name}\" VALUE {{'pk': ?, 'sk': 's1', 'alt': 'a1', "
+            "'data': 'one'}", pk)
+    out = execute(dynamodb, f"SELECT data FROM \"{name}\".\"by-alt\" WHERE pk = ? AND alt = 'a1'",
+                  pk, ConsistentRead=True)
+    assert out["Items"] == [{"data": {"S": "one"}}]
+    keys_only = execute(dynamodb, f"SELECT * FROM \"{name}\".\"by-alt\" WHERE pk = ?", pk)
+    assert keys_only["Items"] == [{"pk": {"S": pk}, "sk": {"S": "s1"}, "alt": {"S": "a1"}}]
+
+
+def test_parameter_numbers_are_read_as_dynamodb_reads_them(dynamodb, rtbl):
+    # A parameter number that Java's BigDecimal cannot read is refused with
+    # its text; the first problem in document order wins over nesting.
+    statement = f"SELECT * FROM \"{rtbl}\" WHERE pk = 'p' AND n = ?"
+    for text in ("1e99999999999", "abc", "1.2.3"):
+        with expect_error(VE, exact("The parameter cannot be converted to a numeric value: " + text)):
+            dynamodb.execute_statement(Statement=statement, Parameters=[{"N": text}])
+    with expect_error(VE, exact("The parameter cannot be converted to a numeric value")):
+        dynamodb.execute_statement(Statement=statement, Parameters=[{"N": ""}])
+    with expect_error(VE, exact("The parameter cannot be converted to a numeric value: x")):
+        dynamodb.execute_statement(Statement=statement,
+                                   Parameters=[{"M": {"a": {"NS": ["1", "x"]}}}])
+    deep = {"S": "leaf"}
+    for _ in range(40):
+        deep = {"M": {"n": deep}}
+    with expect_error(VE, "^Nesting Levels have exceeded supported limits"):
+        dynamodb.execute_statement(Statement=statement, Parameters=[{"M": {"d": deep,
+                                                                           "bad": {"N": "x"}}}])
+    with expect_error(VE, exact("Validation failed in TransactStatements[0]: " + MALFORMED +
+                                "Unexpected term")):
+        dynamodb.execute_transaction(
+            TransactStatements=[{"Statement": f"SELECT * FROM \"{rtbl}\" WHERE"}])
 
 
 def test_batch_reads_and_writes(dynamodb, rtbl):
