@@ -459,12 +459,13 @@ def test_parameter_numbers_are_read_as_dynamodb_reads_them(dynamodb, rtbl):
     # A parameter number that Java's BigDecimal cannot read is refused with
     # its text; the first problem in document order wins over nesting.
     statement = f"SELECT * FROM \"{rtbl}\" WHERE pk = 'p' AND n = ?"
+    unconvertible = "The parameter cannot be converted to a numeric value"
     for text in ("1e99999999999", "abc", "1.2.3"):
-        with expect_error(VE, exact("The parameter cannot be converted to a numeric value: " + text)):
+        with expect_error(VE, exact(unconvertible + ": " + text)):
             dynamodb.execute_statement(Statement=statement, Parameters=[{"N": text}])
-    with expect_error(VE, exact("The parameter cannot be converted to a numeric value")):
+    with expect_error(VE, exact(unconvertible)):
         dynamodb.execute_statement(Statement=statement, Parameters=[{"N": ""}])
-    with expect_error(VE, exact("The parameter cannot be converted to a numeric value: x")):
+    with expect_error(VE, exact(unconvertible + ": x")):
         dynamodb.execute_statement(Statement=statement,
                                    Parameters=[{"M": {"a": {"NS": ["1", "x"]}}}])
     deep = {"S": "leaf"}
