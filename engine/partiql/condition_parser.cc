@@ -62,6 +62,30 @@ Condition TypeTest(const Operand& path, std::string_view type) {
   return test;
 }
 
+// <, <=, >, >= and BETWEEN order numbers, strings and binaries only; a
+// constant of another type is refused before anything is read, as DynamoDB
+// does.
+Status CheckOrderable(const Condition& condition) {
+  bool ordered = condition.kind == Condition::Kind::kBetween ||
+                 (condition.kind == Condition::Kind::kCompare && condition.op != Comparator::kEq &&
+                  condition.op != Comparator::kNe);
+  if (!ordered) return Status::Ok();
+  for (const Operand& operand : condition.operands) {
+    if (operand.kind != Operand::Kind::kValue) continue;
+    AttributeType type = operand.value.type();
+    if (type == AttributeType::kN || type == AttributeType::kS || type == AttributeType::kB) {
+      continue;
+    }
+    std::string op = condition.kind == Condition::Kind::kBetween
+                         ? "BETWEEN"
+                         : std::string(expr::ComparatorText(condition.op));
+    return Status::InvalidArgument(
+        "Incorrect operand type for operator or function; operator or function: " + op +
+        ", operand type: " + std::string(engine::TypeName(type)));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Condition Combine(Condition::Kind kind, Condition left, Condition right) {
@@ -164,6 +188,10 @@ std::optional<Condition> Parser::ParseComparison(Operand left, int depth) {
     compare.kind = Condition::Kind::kCompare;
     compare.op = op;
     compare.operands = {std::move(left), std::move(*right)};
+    if (Status orderable = CheckOrderable(compare); !orderable.ok()) {
+      Fail(orderable);
+      return std::nullopt;
+    }
     return compare;
   }
   if (PeekKeyword("IS")) return ParseIs(std::move(left));
@@ -177,6 +205,10 @@ std::optional<Condition> Parser::ParseComparison(Operand left, int depth) {
     condition.emplace();
     condition->kind = Condition::Kind::kBetween;
     condition->operands = {std::move(left), std::move(*low), std::move(*high)};
+    if (Status orderable = CheckOrderable(*condition); !orderable.ok()) {
+      Fail(orderable);
+      return std::nullopt;
+    }
   } else if (AcceptKeyword("IN")) {
     condition = ParseIn(std::move(left), depth);
   } else {

@@ -249,6 +249,18 @@ TEST(PartiqlParserTest, SyntaxErrorsAreWordedAsDynamoDBWordsThem) {
   EXPECT_EQ(ErrorOf("SELECT *\nFROM t\nWHERE a IN 1"), prefix + "Unexpected token \"1\" at 3:12:1");
 }
 
+TEST(PartiqlParserTest, OrderingNeedsAnOrderedConstant) {
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a < ?", {AttributeValue(true)}),
+            "Incorrect operand type for operator or function; operator or function: <, operand "
+            "type: BOOL");
+  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a BETWEEN [1] AND 2"),
+            "Incorrect operand type for operator or function; operator or function: BETWEEN, "
+            "operand type: L");
+  Item item{{"a", S("x")}};
+  EXPECT_FALSE(Matches("SELECT * FROM t WHERE a < 5", item));  // S against N: no match
+  EXPECT_TRUE(Matches("SELECT * FROM t WHERE a = true OR a <> true", item));
+}
+
 TEST(PartiqlParserTest, CommentsAreSkipped) {
   Item item = Sample();
   EXPECT_TRUE(Matches("-- a note\nSELECT * FROM t /* x */ WHERE -- y\n pk = 'user#1'", item));
