@@ -223,6 +223,25 @@ def test_update_set_remove_and_returning(dynamodb, rtbl):
     assert out["Items"] == []
 
 
+def test_set_add_and_set_delete(dynamodb, rtbl):
+    # set_add adds members (creating a missing set), set_delete removes them
+    # (removing the attribute with its last member, leaving a missing one
+    # missing); the names are case-insensitive and a parameter may carry the set.
+    pk = key()
+    t = f"\"{rtbl}\""
+    execute(dynamodb, f"INSERT INTO {t} VALUE {{'pk': ?, 'sk': 1, 'ss': <<'a', 'b'>>}}", pk)
+    execute(dynamodb, f"UPDATE {t} SET ss = SET_ADD(ss, <<'c'>>) SET ns = set_add(ns, ?) "
+            "SET gone = set_delete(gone, <<'x'>>) WHERE pk = ? AND sk = 1", {1, 2}, pk)
+    got = dynamodb.get_item(TableName=rtbl, Key={"pk": av(pk), "sk": av(1)})["Item"]
+    assert sorted(got["ss"]["SS"]) == ["a", "b", "c"]
+    assert sorted(got["ns"]["NS"]) == ["1", "2"]
+    assert "gone" not in got
+    execute(dynamodb, f"UPDATE {t} SET ss = set_delete(ss, <<'a', 'b', 'c'>>) "
+            "WHERE pk = ? AND sk = 1", pk)
+    got = dynamodb.get_item(TableName=rtbl, Key={"pk": av(pk), "sk": av(1)})["Item"]
+    assert "ss" not in got
+
+
 def test_update_needs_an_existing_item_and_its_conditions(dynamodb, rtbl):
     # UPDATE changes an existing item only; extra WHERE conditions must hold
     # (else ConditionalCheckFailedException, nothing written); the WHERE must
