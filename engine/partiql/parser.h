@@ -7,6 +7,7 @@
 //   INSERT INTO table VALUE {'attr': value, ...}
 //   UPDATE table (SET path = term {, path = term} | REMOVE path {, path})...
 //          WHERE condition [RETURNING (ALL | MODIFIED) (OLD | NEW) *]
+//   FROM table WHERE condition (SET ... | REMOVE ...)... [RETURNING ...]
 //   DELETE FROM table WHERE condition [RETURNING ALL OLD *]
 //   EXISTS(SELECT * FROM table WHERE condition)   (in transactions only)
 //
@@ -14,8 +15,9 @@
 //   name      := identifier | "quoted identifier"
 //   condition := or-chain of AND, NOT, and: operand (= <> != < <= > >=) operand,
 //                operand [NOT] BETWEEN operand AND operand, operand [NOT] IN
-//                (operand, ...) or [...], path IS [NOT] MISSING, path IS [NOT] NULL,
-//                begins_with(a, b), contains(a, b), attribute_type(path, 'S')
+//                (operand, ...) or [...], path IS [NOT] (MISSING | NULL | type),
+//                attribute_exists(path), attribute_not_exists(path),
+//                attribute_type(path, 'S'), begins_with(a, b), contains(a, b)
 //   operand   := path | value | size(path)
 //   path      := name { '.' name | '[' index ']' | '[' 'key' ']' }
 //   value     := 'string' | number | TRUE | FALSE | NULL | ? | [value, ...]
@@ -26,13 +28,15 @@
 //
 // `?` parameters are bound while parsing, in order of appearance, so the
 // result holds concrete values only. Keywords and function names are
-// case-insensitive.
+// case-insensitive; `--` and `/* */` comments are skipped.
 //
-// Errors are kInvalidArgument with DynamoDB's texts: "Statement wasn't well
-// formed, can't be processed: <detail>" for syntax errors (the detail names
-// the unexpected token and its line and column), "Number of parameters in
-// request and statement don't match.", and the texts of unsupported forms.
-// See docs/compatibility.md for the details that are ours.
+// Errors are kInvalidArgument with DynamoDB's texts: syntax errors are
+// "Statement wasn't well formed, can't be processed: <detail>" (see
+// parser_internal.h for the details), "Number of parameters in request and
+// statement don't match.", "Aliasing is not supported", and the texts of
+// unsupported forms and misused functions, some pointing at a token as
+// "at <line>:<column>:<length>". See docs/compatibility.md for the texts that
+// are ours.
 //
 // Thread safety: pure functions. Recursion is bounded by kMaxNesting.
 #pragma once
