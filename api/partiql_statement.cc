@@ -318,7 +318,12 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
   if (!fetch.ok()) return fetch.take_error();
   const engine::KeySchema& key = *index ? (*index)->key : (*schema)->key;
   std::vector<partiql::KeyRange> ranges;
-  if (select.where) ranges = partiql::PlanKeyRanges(*select.where, key);
+  if (select.where) {
+    if (auto overlap = partiql::CheckBranchesDoNotOverlap(*select.where, key); !overlap.ok()) {
+      return overlap;
+    }
+    ranges = partiql::PlanKeyRanges(*select.where, key);
+  }
   auto forward = partiql::ApplyOrderBy(select, key, ranges);
   if (!forward.ok()) return forward.status();
   PageReader reader(ctx, select, options);

@@ -1,6 +1,7 @@
 #include "engine/partiql/planner.h"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
@@ -241,7 +242,74 @@ bool IsElement(const std::vector<KeyElement>& elements, const std::string& name)
                      [&](const KeyElement& e) { return e.name == name; });
 }
 
+void CollectAttributes(const Operand& operand, std::set<std::string>* names) {
+  if (operand.kind == Operand::Kind::kPath) names->insert(operand.path.elements.front().name);
+  for (const Operand& arg : operand.args) CollectAttributes(arg, names);
+}
+
+// The top-level attributes `condition` reads.
+void CollectAttributes(const Condition& condition, std::set<std::string>* names) {
+  for (const Operand& operand : condition.operands) CollectAttributes(operand, names);
+  for (const Condition& child : condition.children) CollectAttributes(child, names);
+}
+
+// What one OR branch reads: its partitions, whether a sort key condition
+// narrows them, and whether it filters on attributes outside the key.
+struct BranchShape {
+  std::vector<KeyRange> ranges;
+  bool sort_range = false;
+  bool non_key_filter = false;
+};
+
+BranchShape ShapeOf(const Condition& branch, const KeySchema& key) {
+  BranchShape shape;
+  shape.ranges = PlanConjunction(branch, key);
+  for (const KeyRange& range : shape.ranges) {
+    shape.sort_range = shape.sort_range || range.sort.op != Op::kNone;
+  }
+  std::set<std::string> names;
+  CollectAttributes(branch, &names);
+  for (const std::string& name : names) {
+    bool is_key = std::any_of(key.hash.begin(), key.hash.end(),
+                              [&](const KeyElement& e) { return e.name == name; }) ||
+                  std::any_of(key.range.begin(), key.range.end(),
+                              [&](const KeyElement& e) { return e.name == name; });
+    shape.non_key_filter = shape.non_key_filter || !is_key;
+  }
+  return shape;
+}
+
+bool SharePartition(const BranchShape& a, const BranchShape& b) {
+  for (const KeyRange& x : a.ranges) {
+    for (const KeyRange& y : b.ranges) {
+      if (x.partition == y.partition) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+Status CheckBranchesDoNotOverlap(const Condition& where, const KeySchema& key) {
+  std::vector<const Condition*> disjuncts;
+  Disjuncts(where, &disjuncts);
+  if (disjuncts.size() < 2) return Status::Ok();
+  std::vector<BranchShape> shapes;
+  for (const Condition* branch : disjuncts) {
+    shapes.push_back(ShapeOf(*branch, key));
+    if (shapes.back().ranges.empty()) return Status::Ok();  // a scan: nothing to overlap
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t j = 0; j < shapes.size(); ++j) {
+      if (i == j || !shapes[i].sort_range || !shapes[j].non_key_filter) continue;
+      if (SharePartition(shapes[i], shapes[j])) {
+        return Status::InvalidArgument(
+            "Overlapping conditions with range keys are not supported in where clause");
+      }
+    }
+  }
+  return Status::Ok();
+}
 
 std::vector<KeyRange> PlanKeyRanges(const Condition& where, const KeySchema& key) {
   // Each branch of a top-level OR must pin its partitions, or all is a scan.

@@ -40,6 +40,13 @@ inline constexpr size_t kMaxPartitionReads = 100;
 // every partition key attribute with values of the attribute's type.
 std::vector<KeyRange> PlanKeyRanges(const expr::Condition& where, const KeySchema& key);
 
+// DynamoDB refuses OR branches that read one partition when one narrows it
+// by its sort key and another filters on attributes outside the key
+// (`pk = 'a' AND x = 1 OR pk = 'a' AND sk = 2`): kInvalidArgument
+// "Overlapping conditions with range keys are not supported in where
+// clause". Branches that only test the key, negations included, may overlap.
+Status CheckBranchesDoNotOverlap(const expr::Condition& where, const KeySchema& key);
+
 // ORDER BY of `select` over `ranges` (as PlanKeyRanges gave them for
 // `key`): only key attributes, only over partitions the WHERE names. The
 // partition key's direction reorders `ranges`; the sort key's decides the

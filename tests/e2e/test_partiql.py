@@ -339,6 +339,8 @@ def test_grammar_errors_as_dynamodb_words_them(dynamodb, rtbl):
          "range under root[1]"),
         (f"SELECT * FROM {t} WHERE m.inner = 1", MALFORMED + "Invalid path dot component"),
         (f"SELECT * FROM {t} WHERE x IS FOO", MALFORMED + "Expected type name"),
+        (f"SELECT * FROM {t} WHERE pk = 'a' AND x = '1' OR pk = 'a' AND sk = 2",
+         "Overlapping conditions with range keys are not supported in where clause"),
         (f"SELECT * FROM {t} WHERE pk = 'a' AND EXISTS(x)",
          "Unrecognized function: exists at 1:{}:6".format(
              len(f"SELECT * FROM {t} WHERE pk = 'a' AND ") + 1)),

@@ -513,6 +513,24 @@ TEST(PartiqlPlannerTest, OrderByDecidesDirectionAndPartitionOrder) {
             "specified in WHERE clause.");
 }
 
+TEST(PartiqlPlannerTest, OverlappingBranchesAreRefusedAsDynamoDBRefusesThem) {
+  auto check = [](std::string_view text) {
+    SelectStatement select = Select(text);
+    return CheckBranchesDoNotOverlap(*select.where, TableKey()).message();
+  };
+  const std::string overlap =
+      "Overlapping conditions with range keys are not supported in where clause";
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' AND x = '1' OR pk = 'a' AND sk = 2"), overlap);
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' AND x <> '1' OR pk = 'a' AND sk = 2"), overlap);
+  // Branches that test only the key may overlap.
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' AND NOT sk = 1 OR pk = 'a' AND sk = 2"), "");
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' AND sk <> 1 OR pk = 'a' AND sk = 2"), "");
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' OR pk = 'a' AND NOT sk = 1"), "");
+  // Other partitions, or a scan, overlap nothing.
+  EXPECT_EQ(check("SELECT * FROM t WHERE pk = 'a' AND x = '1' OR pk = 'b' AND sk = 2"), "");
+  EXPECT_EQ(check("SELECT * FROM t WHERE x = '1' OR pk = 'a' AND sk = 2"), "");
+}
+
 TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
   SelectStatement full = Select("SELECT * FROM t WHERE sk = 2 AND pk = 'a' AND n > 1");
   auto split = SplitKey(*full.where, TableKey());
