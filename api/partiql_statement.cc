@@ -163,12 +163,25 @@ const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nu
 constexpr std::string_view kExistsNeedsKey =
     "EXISTS() must contain a single item read with additional condition";
 
+// DynamoDB's PartiQL does not read indexes whose key has several HASH or
+// RANGE attributes.
+bool IsMultiAttribute(const engine::IndexSchema& index) {
+  return index.key.hash.size() > 1 || index.key.range.size() > 1;
+}
+
+ApiError MultiAttributeRefusal() {
+  return ApiError::Validation(
+      "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or "
+      "multi-attribute RANGE keys.");
+}
+
 // The index `name` of `schema` a SELECT reads (nullptr: the table itself).
 ApiResult<const engine::IndexSchema*> FindReadIndex(const engine::TableSchema& schema,
                                                     const std::string& name, bool consistent) {
   if (name.empty()) return static_cast<const engine::IndexSchema*>(nullptr);
   const engine::IndexSchema* index = engine::FindIndex(schema, name);
   if (!index) return ApiError::Validation("The table does not have the specified index: " + name);
+  if (IsMultiAttribute(*index)) return MultiAttributeRefusal();
   if (!index->is_local && consistent) {
     return ApiError::Validation(
         "Strongly consistent read is not supported on Global Secondary Indexes");
@@ -339,6 +352,10 @@ ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& s
                                  std::string_view missing_key) {
   auto schema = FindSchema(ctx, select.source.table);
   if (!schema.ok()) return schema.take_error();
+  if (!select.source.index.empty()) {
+    const engine::IndexSchema* index = engine::FindIndex(**schema, select.source.index);
+    if (index && IsMultiAttribute(*index)) return MultiAttributeRefusal();
+  }
   if (!select.where || !select.source.index.empty()) {
     return ApiError::Validation(std::string(missing_key));
   }

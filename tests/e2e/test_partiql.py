@@ -476,6 +476,33 @@ def test_local_index_select_reaches_the_table_item(dynamodb, tables):
     assert keys_only["Items"] == [{"pk": {"S": pk}, "sk": {"S": "s1"}, "alt": {"S": "a1"}}]
 
 
+def test_multi_attribute_index_is_refused(dynamodb, tables):
+    # DynamoDB's PartiQL does not read a GSI whose key has several HASH or
+    # RANGE attributes, in ExecuteStatement and in a batch (where that refusal
+    # comes before the batch's key rule); the table itself stays readable.
+    refused = ("PartiQL statements cannot be executed on tables with multi-attribute HASH "
+               "keys or multi-attribute RANGE keys.")
+    name = tables(
+        hash_key=("id", "S"), prefix="pql-multi",
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                              for a in ("id", "h1", "h2", "r1")],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "gsi",
+            "KeySchema": [{"AttributeName": "h1", "KeyType": "HASH"},
+                          {"AttributeName": "h2", "KeyType": "HASH"},
+                          {"AttributeName": "r1", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"}}])
+    execute(dynamodb, f"INSERT INTO \"{name}\" VALUE {{'id': 'i1', 'h1': 'a', 'h2': 'x', "
+            "'r1': 'm'}")
+    with expect_error(VE, exact(refused)):
+        execute(dynamodb, f"SELECT * FROM \"{name}\".\"gsi\" WHERE h1 = 'a' AND h2 = 'x'")
+    responses = dynamodb.batch_execute_statement(Statements=[
+        {"Statement": f"SELECT * FROM \"{name}\".\"gsi\" WHERE h1 = 'a' AND h2 = 'x'"},
+        {"Statement": f"SELECT * FROM \"{name}\" WHERE id = 'i1'"}])["Responses"]
+    assert responses[0]["Error"] == {"Code": "ValidationError", "Message": refused}
+    assert responses[1]["Item"]["id"] == {"S": "i1"}
+
+
 def test_parameter_numbers_are_read_as_dynamodb_reads_them(dynamodb, rtbl):
     # A parameter number that Java's BigDecimal cannot read is refused with
     # its text; the first problem in document order wins over nesting.
