@@ -20,12 +20,14 @@ using engine::Item;
 constexpr size_t kMaxBatchStatements = 25;
 constexpr size_t kMaxTransactStatements = 100;
 
-// The texts for requests that mix reads and writes (DynamoDB's own were not
-// found; see docs/compatibility.md).
+// A transaction that mixes reads and writes gets DynamoDB Local's text (the
+// service's was not found); a batch, the same words for its own API.
 constexpr std::string_view kMixedBatch =
-    "Unsupported operation: A batch must contain either only reads or only writes";
+    "BatchExecuteStatement API does not support both read and write operations in the same "
+    "request.";
 constexpr std::string_view kMixedTransaction =
-    "Unsupported operation: A transaction must contain either only reads or only writes";
+    "ExecuteTransaction API does not support both read and write operations in the same "
+    "request.";
 
 // NextToken: where the next page starts, as base64 JSON.
 std::string EncodeNextToken(const SelectPosition& next) {

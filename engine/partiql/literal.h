@@ -38,7 +38,7 @@ class LiteralReader {
   // Reads the literal starting at tokens[*pos] and advances *pos past it; the
   // n-th `?` read is bound to parameters[n]. `depth` is the number of
   // enclosing lists and maps. On error returns nullopt and sets status().
-  // REQUIRES: the statement has as many `?` as parameters.
+  // REQUIRES: the statement has no more `?` than parameters.
   std::optional<AttributeValue> Read(const std::vector<Token>& tokens, size_t& pos, int depth);
 
   // Read for the item of an INSERT: a map whose attribute values are each

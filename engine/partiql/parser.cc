@@ -69,7 +69,8 @@ bool Parser::MissingRightOperand() {
 Result<Statement> Parser::Parse() {
   size_t markers = std::count_if(tokens_.begin(), tokens_.end(),
                                  [](const Token& t) { return t.kind == Kind::kParameter; });
-  if (markers != literals_.parameter_count()) {
+  // Too few values fail; more than the statement uses are ignored.
+  if (markers > literals_.parameter_count()) {
     return Status::InvalidArgument("Number of parameters in request and statement don't match.");
   }
   std::optional<Statement> statement;

@@ -555,7 +555,9 @@ TEST_F(ApiTest, ExecuteTransactionIsAllReadsOrAllWrites) {
   ExpectError(Call("ExecuteTransaction", R"({"TransactStatements":[
       {"Statement":"SELECT * FROM Items WHERE pk = 'a'"},
       {"Statement":"INSERT INTO Items VALUE {'pk': 'b'}"}]})"),
-              "ValidationException", "only reads or only writes");
+              "ValidationException",
+              "ExecuteTransaction API does not support both read and write operations in the "
+              "same request.");
   ExpectError(Call("ExecuteTransaction", R"({"TransactStatements":[]})"), "ValidationException",
               "Member must have length greater than or equal to 1");
   CallOk("ExecuteTransaction", R"({"TransactStatements":[

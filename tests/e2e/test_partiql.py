@@ -567,7 +567,8 @@ def test_batch_reads_and_writes(dynamodb, rtbl):
         "where clause.")
     assert reads["ConsumedCapacity"][0]["TableName"] == rtbl
 
-    with expect_error(VE, "only reads or only writes"):
+    with expect_error(VE, exact("BatchExecuteStatement API does not support both read and write "
+                                "operations in the same request.")):
         dynamodb.batch_execute_statement(Statements=[
             {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"},
             {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"}])
@@ -667,7 +668,8 @@ def test_transaction_client_request_token_is_idempotent(dynamodb, rtbl):
 def test_transaction_rules(dynamodb, rtbl):
     # Transactions are all reads or all writes; reads name whole keys on a
     # table, never an index.
-    with expect_error(VE, "only reads or only writes"):
+    with expect_error(VE, exact("ExecuteTransaction API does not support both read and write "
+                                "operations in the same request.")):
         dynamodb.execute_transaction(TransactStatements=[
             {"Statement": f"SELECT * FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"},
             {"Statement": f"DELETE FROM \"{rtbl}\" WHERE pk = 'a' AND sk = 1"}])
