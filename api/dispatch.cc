@@ -17,7 +17,8 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 26> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 29> kHandlers = {{
+    {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateTable", CreateTable},
@@ -30,6 +31,8 @@ constexpr std::array<std::pair<std::string_view, Handler>, 26> kHandlers = {{
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
     {"DescribeTimeToLive", DescribeTimeToLive},
+    {"ExecuteStatement", ExecuteStatement},
+    {"ExecuteTransaction", ExecuteTransaction},
     {"GetItem", GetItem},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},

@@ -48,6 +48,9 @@ ApiError ApiError::TableNotFound(std::string message) {
 ApiError ApiError::ConditionalCheckFailed(std::string message) {
   return Make(kDynamoDb, "ConditionalCheckFailedException", std::move(message));
 }
+ApiError ApiError::DuplicateItem(std::string message) {
+  return Make(kDynamoDb, "DuplicateItemException", std::move(message));
+}
 ApiError ApiError::TransactionConflict(std::string message) {
   return Make(kDynamoDb, "TransactionConflictException", std::move(message));
 }
@@ -163,6 +166,16 @@ std::string RenderError(const ApiError& error) {
   }
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string BatchStatementErrorCode(const ApiError& error) {
+  std::string_view type = error.short_type();
+  if (type == "ValidationException") return "ValidationError";
+  if (type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
+  if (type == "DuplicateItemException") return "DuplicateItem";
+  if (type == "ResourceNotFoundException") return "ResourceNotFound";
+  if (type == "TransactionConflictException") return "TransactionConflict";
+  return "InternalServerError";
 }
 
 }  // namespace ddb::api

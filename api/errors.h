@@ -47,6 +47,7 @@ struct ApiError {
   // The backup operations' own "Table not found: <name>".
   static ApiError TableNotFound(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
+  static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);
   // "Transaction cancelled, please refer cancellation reasons for specific
   // reasons [A, B]", built from `reasons`.
@@ -101,5 +102,10 @@ ApiError ApiResult<T>::FromStatusImpl(const engine::Status& status) {
 
 // The JSON body of an error response.
 std::string RenderError(const ApiError& error);
+
+// The Code of a BatchExecuteStatement member's Error for `error`:
+// ConditionalCheckFailed, DuplicateItem, ResourceNotFound,
+// TransactionConflict, ValidationError, else InternalServerError.
+std::string BatchStatementErrorCode(const ApiError& error);
 
 }  // namespace ddb::api

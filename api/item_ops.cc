@@ -50,18 +50,6 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
 
 const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nullptr; }
 
-// What ReturnValues asks UpdateItem to return.
-std::optional<Item> UpdateResult(std::string_view return_values, const std::optional<Item>& old_item,
-                                 const Item& new_item, const RequestExpressions& expressions) {
-  if (return_values == "ALL_OLD") return old_item;
-  if (return_values == "ALL_NEW") return new_item;
-  if (return_values == "NONE" || !expressions.update) return std::nullopt;
-  auto paths = expr::UpdatedPaths(*expressions.update);
-  if (return_values == "UPDATED_NEW") return expr::Project(new_item, paths);
-  if (!old_item) return std::nullopt;
-  return expr::Project(*old_item, paths);
-}
-
 }  // namespace
 
 ApiResult<std::string> PutItem(Context& ctx, const rapidjson::Value& request) {

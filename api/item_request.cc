@@ -110,6 +110,17 @@ engine::Result<engine::Mutation> UpdateMutation(const ItemRequest& request, cons
   return engine::Mutation{engine::Mutation::Kind::kPut, std::move(updated).value()};
 }
 
+std::optional<Item> UpdateResult(std::string_view return_values, const std::optional<Item>& old_item,
+                                 const Item& new_item, const RequestExpressions& expressions) {
+  if (return_values == "ALL_OLD") return old_item;
+  if (return_values == "ALL_NEW") return new_item;
+  if (return_values == "NONE" || !expressions.update) return std::nullopt;
+  auto paths = expr::UpdatedPaths(*expressions.update);
+  if (return_values == "UPDATED_NEW") return expr::Project(new_item, paths);
+  if (!old_item) return std::nullopt;
+  return expr::Project(*old_item, paths);
+}
+
 void WriteProjected(JsonWriter& w, const Item& item,
                     const std::optional<expr::Projection>& projection) {
   WriteItem(w, projection ? expr::Project(item, *projection) : item);
@@ -117,7 +128,10 @@ void WriteProjected(JsonWriter& w, const Item& item,
 
 Status ConditionCheck::operator()(const Item* current) {
   const auto& condition = request_.expressions.condition;
-  if (!condition || expr::EvaluateCondition(*condition, current)) return Status::Ok();
+  if (!condition || (!current && request_.condition_skips_absent_item) ||
+      expr::EvaluateCondition(*condition, current)) {
+    return Status::Ok();
+  }
   if (current && request_.old_item_on_failure) failed_item_ = *current;
   return Status::ConditionFailed(std::string(kConditionFailed));
 }

@@ -20,8 +20,11 @@
 namespace ddb::api {
 
 inline constexpr std::string_view kConditionFailed = "The conditional request failed";
+// A PartiQL INSERT over an existing item.
+inline constexpr std::string_view kDuplicateItem = "Duplicate primary key exists in table";
 
-enum class ItemOp { kGet, kPut, kUpdate, kDelete, kConditionCheck };
+// kInsert: PartiQL's INSERT, a Put that fails on an existing item.
+enum class ItemOp { kGet, kPut, kUpdate, kDelete, kConditionCheck, kInsert };
 
 // What every single-item request carries once read and validated.
 struct ItemRequest {
@@ -32,6 +35,8 @@ struct ItemRequest {
   std::string_view return_consumed_capacity = "NONE";
   bool consistent = false;  // ConsistentRead (GetItem)
   bool item_collection_metrics = false;  // ReturnItemCollectionMetrics: SIZE
+  // PartiQL's DELETE: the condition holds for an absent item (a no-op).
+  bool condition_skips_absent_item = false;
   RequestExpressions expressions;
 };
 
@@ -65,6 +70,13 @@ class ConditionCheck {
 // AttributesToGet.
 void WriteProjected(JsonWriter& w, const engine::Item& item,
                     const std::optional<engine::expr::Projection>& projection);
+
+// What ReturnValues (NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW) asks
+// an update to return; UPDATED_* project the paths the update writes.
+std::optional<engine::Item> UpdateResult(std::string_view return_values,
+                                         const std::optional<engine::Item>& old_item,
+                                         const engine::Item& new_item,
+                                         const RequestExpressions& expressions);
 
 // The item an update produces from `current` (nullptr: absent), checked
 // against the limits an update must respect.

@@ -64,4 +64,9 @@ ApiResult<std::string> GetRecords(Context&, const rapidjson::Value&);
 ApiResult<std::string> Query(Context&, const rapidjson::Value&);
 ApiResult<std::string> Scan(Context&, const rapidjson::Value&);
 
+// partiql_ops.cc
+ApiResult<std::string> ExecuteStatement(Context&, const rapidjson::Value&);
+ApiResult<std::string> BatchExecuteStatement(Context&, const rapidjson::Value&);
+ApiResult<std::string> ExecuteTransaction(Context&, const rapidjson::Value&);
+
 }  // namespace ddb::api

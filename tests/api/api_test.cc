@@ -505,5 +505,68 @@ TEST_F(ApiTest, ManyLegacyConditionsStayShallow) {
   EXPECT_TRUE(put.IsObject());
 }
 
+// --- PartiQL -------------------------------------------------------------------
+
+TEST_F(ApiTest, ExecuteStatementChecksItsMembers) {
+  CreateTable("Items");
+  ExpectError(Call("ExecuteStatement", R"({})"), "ValidationException",
+              "Value null at 'statement' failed to satisfy constraint: Member must not be null");
+  ExpectError(Call("ExecuteStatement", R"({"Statement":"SELECT * FROM Items","Parameters":[]})"),
+              "ValidationException", "Member must have length greater than or equal to 1");
+  ExpectError(Call("ExecuteStatement", R"({"Statement":"SELECT * FROM Items","Limit":0})"),
+              "ValidationException", "at 'limit' failed to satisfy constraint");
+  ExpectError(Call("ExecuteStatement", R"({"Statement":7})"), "SerializationException",
+              "NUMBER_VALUE cannot be converted to String");
+  ExpectError(Call("ExecuteStatement", R"({"Statement":"SELECT * FROM Items WHERE pk = ?",
+      "Parameters":[{"S":"a","N":"1"}]})"),
+              "ValidationException", "Supplied AttributeValue has more than one datatypes set");
+}
+
+TEST_F(ApiTest, ExecuteStatementInsertsAndSelects) {
+  CreateTable("Items");
+  rapidjson::Document inserted = CallOk("ExecuteStatement", R"({
+      "Statement":"INSERT INTO Items VALUE {'pk': ?, 'n': 1}","Parameters":[{"S":"k"}]})");
+  ASSERT_TRUE(inserted.HasMember("Items"));
+  EXPECT_EQ(inserted["Items"].Size(), 0u);
+  rapidjson::Document selected = CallOk("ExecuteStatement", R"({
+      "Statement":"SELECT n FROM Items WHERE pk = 'k'","ReturnConsumedCapacity":"TOTAL"})");
+  ASSERT_EQ(selected["Items"].Size(), 1u);
+  EXPECT_STREQ(selected["Items"][0]["n"]["N"].GetString(), "1");
+  EXPECT_EQ(selected["ConsumedCapacity"]["CapacityUnits"].GetDouble(), 0.5);
+  ExpectError(Call("ExecuteStatement", R"({"Statement":"INSERT INTO Items VALUE {'pk': 'k'}"})"),
+              "DuplicateItemException", "Duplicate primary key exists in table");
+}
+
+TEST_F(ApiTest, BatchExecuteStatementAnswersEachStatement) {
+  CreateTable("Items");
+  rapidjson::Document doc = CallOk("BatchExecuteStatement", R"({"Statements":[
+      {"Statement":"INSERT INTO Items VALUE {'pk': 'a'}"},
+      {"Statement":"INSERT INTO Items VALUE {'pk': 'a'}"},
+      {"Statement":"DELETE FROM Missing WHERE pk = 'a'"}]})");
+  const auto& responses = doc["Responses"];
+  ASSERT_EQ(responses.Size(), 3u);
+  EXPECT_FALSE(responses[0].HasMember("Error"));
+  EXPECT_STREQ(responses[1]["Error"]["Code"].GetString(), "DuplicateItem");
+  EXPECT_STREQ(responses[2]["Error"]["Code"].GetString(), "ResourceNotFound");
+}
+
+TEST_F(ApiTest, ExecuteTransactionIsAllReadsOrAllWrites) {
+  CreateTable("Items");
+  ExpectError(Call("ExecuteTransaction", R"({"TransactStatements":[
+      {"Statement":"SELECT * FROM Items WHERE pk = 'a'"},
+      {"Statement":"INSERT INTO Items VALUE {'pk': 'b'}"}]})"),
+              "ValidationException",
+              "ExecuteTransaction API does not support both read and write operations in the "
+              "same request.");
+  ExpectError(Call("ExecuteTransaction", R"({"TransactStatements":[]})"), "ValidationException",
+              "Member must have length greater than or equal to 1");
+  CallOk("ExecuteTransaction", R"({"TransactStatements":[
+      {"Statement":"INSERT INTO Items VALUE {'pk': 'b'}"},
+      {"Statement":"INSERT INTO Items VALUE {'pk': 'c'}"}]})");
+  rapidjson::Document read = CallOk("ExecuteTransaction", R"({"TransactStatements":[
+      {"Statement":"SELECT * FROM Items WHERE pk = 'c'"}]})");
+  EXPECT_STREQ(read["Responses"][0]["Item"]["pk"]["S"].GetString(), "c");
+}
+
 }  // namespace
 }  // namespace ddb::api
