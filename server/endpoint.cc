@@ -5,6 +5,7 @@
 #include <random>
 
 #include "api/dispatch.h"
+#include "server/console.h"
 
 namespace ddb::server {
 namespace {
@@ -78,6 +79,11 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                          {"Access-Control-Allow-Headers", request.access_control_request_headers},
                          {"Access-Control-Max-Age", "172800"}};
     return Finish(std::move(preflight), request, true);
+  }
+  if (options_.console) {
+    if (auto console = ServeConsole(request)) {
+      return Finish(*std::move(console), request, options_.cors);
+    }
   }
   if (request.method == "GET" && request.target == "/") {
     // DynamoDB names the host the client reached.

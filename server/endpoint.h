@@ -3,7 +3,8 @@
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
 // at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
 // and the caller's identity in the Authorization header. Requests under
-// /_localdynamo go to the admin API (api/admin.h).
+// /_localdynamo go to the admin API (api/admin.h), except the web console's
+// page and files (server/console.h).
 //
 // Thread safety: Handle() may be called concurrently.
 #pragma once
@@ -23,6 +24,7 @@ struct EndpointOptions {
   bool cors = true;  // on by default, as DynamoDB and DynamoDB Local answer
   // The admin API's services; null when it is turned off (--no-admin).
   api::AdminServices* admin = nullptr;
+  bool console = true;  // the web console for browsers (false: --no-console)
 };
 
 class Endpoint {

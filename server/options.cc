@@ -36,7 +36,8 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "about DynamoDB's four hours)")
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see the README)")
-      ("no-admin", "turn off the admin API (/_localdynamo/…)");
+      ("no-admin", "turn off the admin API (/_localdynamo/…)")
+      ("no-console", "turn off the web console (GET / then answers the health check to browsers too)");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -80,6 +81,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   if (vm.count("no-admin")) options.admin = false;
+  if (vm.count("no-console")) options.console = false;
   if (options.ttl_interval_seconds < 0 || options.ttl_interval_seconds > 86400) {
     std::cerr << "localdynamo: --ttl-interval must be between 0 and 86400\n";
     *exit_code = 2;

@@ -25,6 +25,7 @@ struct Options {
   int64_t shard_rollover_seconds = 4 * 3600;
   std::string triggers_file;            // empty: none
   bool admin = true;
+  bool console = true;  // the web console at GET / for browsers
 };
 
 // Returns the options, or nullopt after printing help, the version or an

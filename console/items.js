@@ -1,0 +1,221 @@
+// The items view of one table: pages of a Scan or a Query (with a builder
+// for the key condition and one optional filter) on the table or an index,
+// newest first where the sort key allows; columns from the attributes
+// present; TTL countdowns; opening, creating and deleting items.
+
+import {ddb} from './api.js';
+import {now, status} from './clock.js';
+import {openEditor} from './editor.js';
+import {cellText, field, formatDuration, h, keyOf, onLeave, select} from './util.js';
+
+const kMaxColumns = 16;
+const kSortOperators = [['', 'any'], ['='], ['<'], ['<='], ['>'], ['>='],
+                        ['begins_with', 'begins with'], ['between']];
+const kFilterOperators = [['='], ['<>'], ['<'], ['<='], ['>'], ['>='], ['begins_with', 'begins with'],
+                          ['contains'], ['attribute_exists', 'exists'],
+                          ['attribute_not_exists', 'does not exist']];
+
+// The query settings survive refreshes of the same table.
+let saved = {tableName: null};
+
+function freshState(table) {
+  return {tableName: table.TableName, source: '', mode: 'scan', pk: '', skOp: '', sk1: '', sk2: '',
+          filterAttr: '', filterOp: '=', filterValue: '', filterType: 'S',
+          newestFirst: true, pageSize: 25, starts: [undefined], page: 0};
+}
+
+// The key schema of the table or of the chosen index.
+function sourceKeys(table, source) {
+  if (!source) return table.KeySchema;
+  const indexes = [...(table.GlobalSecondaryIndexes ?? []), ...(table.LocalSecondaryIndexes ?? [])];
+  return indexes.find((i) => i.IndexName === source).KeySchema;
+}
+
+function typed(table, attribute, text) {
+  const type = table.AttributeDefinitions.find((d) => d.AttributeName === attribute)?.AttributeType;
+  return {[type ?? 'S']: text};
+}
+
+function filterValue(state) {
+  if (state.filterType === 'BOOL') return {BOOL: state.filterValue === 'true'};
+  return {[state.filterType]: state.filterValue};
+}
+
+// Adds the optional filter to `request`.
+function addFilter(state, request) {
+  if (!state.filterAttr) return;
+  request.ExpressionAttributeNames['#f'] = state.filterAttr;
+  const op = state.filterOp;
+  if (op.startsWith('attribute_')) {
+    request.FilterExpression = `${op}(#f)`;
+    return;
+  }
+  request.ExpressionAttributeValues[':f'] = filterValue(state);
+  request.FilterExpression = ['begins_with', 'contains'].includes(op) ? `${op}(#f, :f)` : `#f ${op} :f`;
+}
+
+function buildRequest(table, state) {
+  const keys = sourceKeys(table, state.source);
+  const request = {TableName: table.TableName, Limit: state.pageSize,
+                   ExpressionAttributeNames: {}, ExpressionAttributeValues: {}};
+  if (state.source) request.IndexName = state.source;
+  if (state.starts[state.page]) request.ExclusiveStartKey = state.starts[state.page];
+  if (state.mode === 'query') {
+    const [pk, sk] = [keys[0].AttributeName, keys[1]?.AttributeName];
+    request.ExpressionAttributeNames['#pk'] = pk;
+    request.ExpressionAttributeValues[':pk'] = typed(table, pk, state.pk);
+    let condition = '#pk = :pk';
+    if (sk && state.skOp) {
+      request.ExpressionAttributeNames['#sk'] = sk;
+      request.ExpressionAttributeValues[':sk1'] = typed(table, sk, state.sk1);
+      if (state.skOp === 'begins_with') condition += ' AND begins_with(#sk, :sk1)';
+      else if (state.skOp === 'between') {
+        request.ExpressionAttributeValues[':sk2'] = typed(table, sk, state.sk2);
+        condition += ' AND #sk BETWEEN :sk1 AND :sk2';
+      } else condition += ` AND #sk ${state.skOp} :sk1`;
+    }
+    request.KeyConditionExpression = condition;
+    if (sk) request.ScanIndexForward = !state.newestFirst;
+  }
+  addFilter(state, request);
+  if (!Object.keys(request.ExpressionAttributeNames).length) delete request.ExpressionAttributeNames;
+  if (!Object.keys(request.ExpressionAttributeValues).length) delete request.ExpressionAttributeValues;
+  return request;
+}
+
+// Key attributes first (table, then index), then the others by name.
+function columnsOf(table, state, items) {
+  const first = [...table.KeySchema, ...(state.source ? sourceKeys(table, state.source) : [])]
+      .map((k) => k.AttributeName);
+  const others = new Set();
+  for (const item of items) for (const name of Object.keys(item)) others.add(name);
+  const rest = [...others].filter((n) => !first.includes(n)).sort();
+  return [...new Set(first), ...rest].slice(0, kMaxColumns);
+}
+
+function ttlCell(table, item) {
+  const value = item[table.ttlAttribute]?.N;
+  if (value === undefined) return h('td', {class: 'ttl'}, '—');
+  return h('td', {class: 'ttl', 'data-expiry': value}, '');
+}
+
+// TTL cells say how long until expiry, by the emulator's clock.
+function updateCountdowns(root) {
+  for (const cell of root.querySelectorAll('td[data-expiry]')) {
+    const left = Number(cell.dataset.expiry) - now() / 1000;
+    cell.textContent = left > 0 ? `in ${formatDuration(left)}` : `expired ${formatDuration(-left)} ago`;
+    cell.classList.toggle('expired', left <= 0);
+  }
+}
+
+function controls(table, state, reload) {
+  const keys = sourceKeys(table, state.source);
+  const set = (name) => (event) => { state[name] = event.target.value; };
+  const indexes = [...(table.GlobalSecondaryIndexes ?? []), ...(table.LocalSecondaryIndexes ?? [])];
+  const sourceSelect = select([['', `table ${table.TableName}`],
+                               ...indexes.map((i) => [i.IndexName, `index ${i.IndexName}`])],
+                              state.source, {name: 'source', onchange: (e) => {
+                                state.source = e.target.value; state.skOp = ''; reload(true);
+                              }});
+  const modeSelect = select([['scan', 'Scan'], ['query', 'Query']], state.mode,
+                            {name: 'mode', onchange: (e) => { state.mode = e.target.value; reload(true); }});
+  const form = h('form', {class: 'query'},
+    h('div', {class: 'row'}, field('Operation', modeSelect), field('Read from', sourceSelect),
+      field('Page size', select([['25'], ['50'], ['100']], String(state.pageSize),
+                                {onchange: (e) => { state.pageSize = Number(e.target.value); }}))));
+  if (state.mode === 'query') {
+    const row = h('div', {class: 'row'},
+      field(`${keys[0].AttributeName} =`, h('input', {name: 'pk', value: state.pk, oninput: set('pk'),
+                                                      required: true})));
+    if (keys[1]) {
+      row.append(
+        field(`${keys[1].AttributeName}`, select(kSortOperators, state.skOp,
+              {name: 'skOp', onchange: (e) => { state.skOp = e.target.value; reload(true, false); }})),
+        state.skOp ? field('value', h('input', {name: 'sk1', value: state.sk1, oninput: set('sk1')})) : '',
+        state.skOp === 'between' ? field('and', h('input', {name: 'sk2', value: state.sk2,
+                                                            oninput: set('sk2')})) : '',
+        field('Newest first', h('input', {type: 'checkbox', name: 'newestFirst', checked: state.newestFirst,
+                                          onchange: (e) => { state.newestFirst = e.target.checked; }})));
+    }
+    form.append(row);
+  }
+  form.append(h('div', {class: 'row'},
+    field('Filter attribute', h('input', {name: 'filterAttr', value: state.filterAttr,
+                                          oninput: set('filterAttr'), placeholder: 'none'})),
+    field('Filter', select(kFilterOperators, state.filterOp, {name: 'filterOp', onchange: set('filterOp')})),
+    field('Filter value', h('input', {name: 'filterValue', value: state.filterValue,
+                                      oninput: set('filterValue')})),
+    field('Value type', select([['S', 'String'], ['N', 'Number'], ['BOOL', 'Boolean']], state.filterType,
+                               {name: 'filterType', onchange: set('filterType')})),
+    h('button', {type: 'submit'}, state.mode === 'query' ? 'Run query' : 'Run scan')));
+  form.addEventListener('submit', (event) => { event.preventDefault(); reload(true); });
+  return form;
+}
+
+function itemsTable(table, state, items, reload) {
+  const columns = columnsOf(table, state, items);
+  const open = (item) => openEditor(table, item, () => reload(false));
+  const remove = async (item) => {
+    if (!confirm('Delete this item?')) return;
+    try {
+      await ddb('DeleteItem', {TableName: table.TableName, Key: keyOf(item, table.KeySchema)});
+      status('Item deleted');
+      reload(false);
+    } catch (error) {
+      status(`DeleteItem: ${error.message}`, true);
+    }
+  };
+  const rows = items.map((item) => h('tr', {tabindex: 0, onkeydown: (e) => { if (e.key === 'Enter') open(item); },
+                                            ondblclick: () => open(item)},
+    columns.map((c) => h('td', {}, cellText(item[c]))),
+    table.ttlAttribute ? ttlCell(table, item) : '',
+    h('td', {class: 'actions'}, h('button', {onclick: () => open(item)}, 'Open'),
+      h('button', {class: 'danger', onclick: () => remove(item)}, 'Delete'))));
+  return h('table', {class: 'grid items'},
+    h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c)),
+                     table.ttlAttribute ? h('th', {}, `expires (${table.ttlAttribute})`) : '', h('th', {}, ''))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', {colspan: columns.length + 2}, 'No items on this page.'))));
+}
+
+export async function itemsView(root, table) {
+  if (saved.tableName !== table.TableName) saved = freshState(table);
+  const state = saved;
+  const results = h('div', {class: 'results'}, 'Loading…');
+  const pager = h('div', {class: 'pager'});
+  const controlsHolder = h('div');
+  const reload = async (restart, fetchItems = true) => {
+    if (restart) { state.starts = [undefined]; state.page = 0; }
+    controlsHolder.replaceChildren(controls(table, state, reload));
+    if (!fetchItems) return;
+    if (state.mode === 'query' && !state.pk) {
+      results.replaceChildren(h('p', {}, 'Enter the partition key value and run the query.'));
+      pager.replaceChildren();
+      return;
+    }
+    try {
+      const request = buildRequest(table, state);
+      const page = await ddb(state.mode === 'query' ? 'Query' : 'Scan', request);
+      state.starts[state.page + 1] = page.LastEvaluatedKey;
+      results.replaceChildren(itemsTable(table, state, page.Items, reload));
+      updateCountdowns(results);
+      renderPager(page);
+    } catch (error) {
+      results.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type}: ${error.message}`));
+    }
+  };
+  const go = (page) => { state.page = page; reload(false); };
+  const renderPager = (page) => pager.replaceChildren(
+    h('button', {onclick: () => go(0), disabled: state.page === 0}, 'First page'),
+    h('button', {onclick: () => go(state.page - 1), disabled: state.page === 0}, 'Previous page'),
+    h('span', {}, ` page ${state.page + 1} · ${page.Count} item(s), ${page.ScannedCount} read `),
+    h('button', {onclick: () => go(state.page + 1), disabled: !page.LastEvaluatedKey}, 'Next page'));
+  root.replaceChildren(controlsHolder,
+    h('div', {class: 'toolbar'},
+      h('button', {onclick: () => openEditor(table, null, () => reload(false))}, 'New item'),
+      h('button', {onclick: () => reload(false)}, 'Refresh')),
+    results, pager);
+  const timer = setInterval(() => updateCountdowns(results), 1000);
+  onLeave(() => clearInterval(timer));
+  await reload(false);
+  return reload;
+}
