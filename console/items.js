@@ -89,19 +89,20 @@ function columnsOf(table, state, items) {
       .map((k) => k.AttributeName);
   const others = new Set();
   for (const item of items) for (const name of Object.keys(item)) others.add(name);
+  if (table.ttlAttribute && others.has(table.ttlAttribute)) first.push(table.ttlAttribute);
   const rest = [...others].filter((n) => !first.includes(n)).sort();
   return [...new Set(first), ...rest].slice(0, kMaxColumns);
 }
 
-function ttlCell(table, item) {
-  const value = item[table.ttlAttribute]?.N;
-  if (value === undefined) return h('td', {class: 'ttl'}, '—');
-  return h('td', {class: 'ttl', 'data-expiry': value}, '');
+// The TTL attribute's cell: its value and the time left until expiry.
+function ttlCell(value) {
+  if (value?.N === undefined) return h('td', {class: 'ttl'}, cellText(value));
+  return h('td', {class: 'ttl'}, value.N, ' ', h('span', {class: 'countdown', 'data-expiry': value.N}));
 }
 
 // TTL cells say how long until expiry, by the emulator's clock.
 function updateCountdowns(root) {
-  for (const cell of root.querySelectorAll('td[data-expiry]')) {
+  for (const cell of root.querySelectorAll('[data-expiry]')) {
     const left = Number(cell.dataset.expiry) - now() / 1000;
     cell.textContent = left > 0 ? `in ${formatDuration(left)}` : `expired ${formatDuration(-left)} ago`;
     cell.classList.toggle('expired', left <= 0);
@@ -167,14 +168,13 @@ function itemsTable(table, state, items, reload) {
   };
   const rows = items.map((item) => h('tr', {tabindex: 0, onkeydown: (e) => { if (e.key === 'Enter') open(item); },
                                             ondblclick: () => open(item)},
-    columns.map((c) => h('td', {}, cellText(item[c]))),
-    table.ttlAttribute ? ttlCell(table, item) : '',
+    columns.map((c) => c === table.ttlAttribute ? ttlCell(item[c]) : h('td', {}, cellText(item[c]))),
     h('td', {class: 'actions'}, h('button', {onclick: () => open(item)}, 'Open'),
       h('button', {class: 'danger', onclick: () => remove(item)}, 'Delete'))));
   return h('table', {class: 'grid items'},
-    h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c)),
-                     table.ttlAttribute ? h('th', {}, `expires (${table.ttlAttribute})`) : '', h('th', {}, ''))),
-    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', {colspan: columns.length + 2}, 'No items on this page.'))));
+    h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c === table.ttlAttribute ? `${c} (TTL)` : c)),
+                     h('th', {}, ''))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', {colspan: columns.length + 1}, 'No items on this page.'))));
 }
 
 export async function itemsView(root, table) {
