@@ -155,7 +155,18 @@ function controls(table, state, reload) {
 
 function itemsTable(table, state, items, reload) {
   const columns = columnsOf(table, state, items);
-  const open = (item) => openEditor(table, item, () => reload(false));
+  // The editor gets the whole item as stored now: an index page may hold
+  // only projected attributes, and saving those would drop the others.
+  const open = async (item) => {
+    try {
+      const {Item} = await ddb('GetItem', {TableName: table.TableName, ConsistentRead: true,
+                                           Key: keyOf(item, table.KeySchema)});
+      if (Item) openEditor(table, Item, () => reload(false));
+      else status('That item is gone (deleted since this page was read)', true);
+    } catch (error) {
+      status(`GetItem: ${error.message}`, true);
+    }
+  };
   const remove = async (item) => {
     if (!confirm('Delete this item?')) return;
     try {

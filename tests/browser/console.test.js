@@ -96,6 +96,22 @@ test('create a table from pasted create-table JSON', async () => {
   assert.equal(Table.GlobalSecondaryIndexes[0].IndexName, 'by-kind');
 });
 
+test('query an index; the editor opens the whole item, not the projection', async () => {
+  await client.ddb('PutItem', {TableName: 'pasted', Item: {id: {S: 'i1'}, kind: {S: 'book'}, title: {S: 'Dune'}}});
+  await client.ddb('PutItem', {TableName: 'pasted', Item: {id: {S: 'i2'}, kind: {S: 'film'}, title: {S: 'Alien'}}});
+  await openTable('pasted');
+  await page.getByLabel('Operation').selectOption('query');
+  await page.getByLabel('Read from').selectOption('by-kind');
+  await page.getByLabel('kind =').fill('book');
+  await page.getByRole('button', {name: 'Run query'}).click();
+  await rowWith('i1').waitFor();
+  assert.equal(await itemRows().count(), 1);
+  assert.doesNotMatch(await itemRows().innerText(), /Dune/, 'KEYS_ONLY projects no title');
+  await rowWith('i1').getByRole('button', {name: 'Open'}).click();
+  assert.match(await page.getByLabel('Item JSON').inputValue(), /"Dune"/);
+  await page.getByRole('button', {name: 'Cancel'}).click();
+});
+
 test('add an item, query it, edit it and see the MODIFY record', async () => {
   await openTable('orders');
   await page.getByRole('button', {name: 'New item'}).click();
