@@ -53,96 +53,133 @@ async function write(table, original, item) {
               ...onFailure}}]});
 }
 
-// Opens the editor on `item` (null: a new item); `saved` runs after a write.
-export function openEditor(table, item, saved) {
-  let original = item;
-  let format = 'dynamodb';
-  const keyHint = table.KeySchema.map((k) => k.AttributeName).join(', ');
-  const text = h('textarea', {class: 'item-json', rows: 18, spellcheck: 'false', 'aria-label': 'Item JSON',
-                              value: item ? render(item, format)
-                                          : JSON.stringify(Object.fromEntries(table.KeySchema.map((k) =>
-                                              [k.AttributeName, {S: ''}])), null, 2)});
-  const message = h('div', {class: 'editor-message', role: 'alert'});
-  const formatSelect = h('select', {'aria-label': 'Format', onchange: () => {
+function initialText(table, item, format) {
+  if (item) return render(item, format);
+  const key = Object.fromEntries(table.KeySchema.map((k) => [k.AttributeName, {S: ''}]));
+  return JSON.stringify(key, null, 2);
+}
+
+// One open editor dialog. `original` is the version the next save must
+// find stored (null for a new item).
+class ItemEditor {
+  constructor(table, item, saved) {
+    this.table = table;
+    this.original = item;
+    this.isNew = !item;
+    this.saved = saved;
+    this.format = 'dynamodb';
+    this.text = h('textarea', {class: 'item-json', rows: 18, spellcheck: 'false', 'aria-label': 'Item JSON',
+                               value: initialText(table, item, this.format)});
+    this.message = h('div', {class: 'editor-message', role: 'alert'});
+    this.formatSelect = h('select', {'aria-label': 'Format', onchange: () => this.changeFormat()},
+                          h('option', {value: 'dynamodb'}, 'DynamoDB JSON'),
+                          h('option', {value: 'plain'}, 'plain JSON'));
+    this.dialog = this.build();
+  }
+
+  build() {
+    const keyHint = this.table.KeySchema.map((k) => k.AttributeName).join(', ');
+    const dialog = h('dialog', {class: 'editor', 'aria-label': this.isNew ? 'New item' : 'Edit item'},
+      h('h2', {}, this.isNew ? 'New item' : 'Edit item', h('small', {}, ` key: ${keyHint}`)),
+      h('div', {class: 'row'}, this.formatSelect, h('span', {class: 'hint'},
+        'Plain JSON keeps the types of existing sets and binaries; use DynamoDB JSON for new ones. ' +
+        'Ctrl+Enter saves, Escape closes.')),
+      this.text, this.message,
+      h('div', {class: 'row'},
+        h('button', {type: 'button', class: 'primary', onclick: () => this.save()}, 'Save'),
+        this.isNew ? '' : h('button', {type: 'button', class: 'danger', onclick: () => this.remove()},
+                                'Delete item'),
+        h('button', {type: 'button', onclick: () => dialog.close()}, 'Cancel')));
+    dialog.addEventListener('close', () => dialog.remove());
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) this.save();
+    });
+    return dialog;
+  }
+
+  show() {
+    document.body.append(this.dialog);
+    this.dialog.showModal();
+    this.text.focus();
+  }
+
+  say(...nodes) {
+    this.message.replaceChildren(...nodes);
+  }
+
+  changeFormat() {
     try {
-      const parsed = parse(text.value, format, original);
-      format = formatSelect.value;
-      text.value = render(parsed, format);
+      const parsed = parse(this.text.value, this.format, this.original);
+      this.format = this.formatSelect.value;
+      this.text.value = render(parsed, this.format);
     } catch (error) {
-      formatSelect.value = format;
-      message.replaceChildren(h('p', {class: 'error'}, error.message));
+      this.formatSelect.value = this.format;
+      this.say(h('p', {class: 'error'}, error.message));
     }
-  }}, h('option', {value: 'dynamodb'}, 'DynamoDB JSON'), h('option', {value: 'plain'}, 'plain JSON'));
+  }
 
-  const showConflict = (current) => {
-    message.replaceChildren(
-      h('p', {class: 'error conflict'}, current
-          ? 'Edit conflict: this item changed since you opened it. Your edit was not saved.'
-          : 'Edit conflict: this item was deleted since you opened it. Your edit was not saved.'),
-      current ? h('pre', {class: 'current'}, render(current, format)) : '',
-      current ? h('button', {type: 'button', onclick: () => {
-        original = current;
-        text.value = render(current, format);
-        message.replaceChildren(h('p', {}, 'Showing the current version.'));
-      }}, 'Load the current version') : '',
-      current ? h('button', {type: 'button', onclick: () => {
-        original = current;
-        message.replaceChildren(h('p', {}, 'Saving now replaces the current version with your text.'));
-      }}, 'Keep my text over the current version') : '');
-  };
+  showConflict(current) {
+    if (!current) {
+      this.say(h('p', {class: 'error conflict'},
+        'Edit conflict: this item was deleted since you opened it. Your edit was not saved.'));
+      return;
+    }
+    this.say(
+      h('p', {class: 'error conflict'},
+        'Edit conflict: this item changed since you opened it. Your edit was not saved.'),
+      h('pre', {class: 'current'}, render(current, this.format)),
+      h('button', {type: 'button', onclick: () => {
+        this.original = current;
+        this.text.value = render(current, this.format);
+        this.say(h('p', {}, 'Showing the current version.'));
+      }}, 'Load the current version'),
+      h('button', {type: 'button', onclick: () => {
+        this.original = current;
+        this.say(h('p', {}, 'Saving now replaces the current version with your text.'));
+      }}, 'Keep my text over the current version'));
+  }
 
-  const explain = (error) => {
-    if (error.type === 'ConditionalCheckFailedException' && !original) {
-      message.replaceChildren(h('p', {class: 'error conflict'}, 'An item with this key already exists.'));
+  explain(error) {
+    if (error.type === 'ConditionalCheckFailedException' && !this.original) {
+      this.say(h('p', {class: 'error conflict'}, 'An item with this key already exists.'));
     } else if (error.type === 'ConditionalCheckFailedException') {
-      showConflict(error.body?.Item);
+      this.showConflict(error.body?.Item);
     } else if (error.type === 'TransactionCanceledException') {
-      message.replaceChildren(h('p', {class: 'error conflict'},
+      this.say(h('p', {class: 'error conflict'},
         'Edit conflict: the new key is taken or the item changed since you opened it. Nothing was saved.'));
     } else {
-      message.replaceChildren(h('p', {class: 'error'}, `${error.type ?? 'Error'}: ${error.message}`));
+      this.say(h('p', {class: 'error'}, `${error.type ?? 'Error'}: ${error.message}`));
     }
-  };
+  }
 
-  const save = async () => {
-    message.replaceChildren();
+  async save() {
+    this.say();
     try {
-      await write(table, original, parse(text.value, format, original));
-      dialog.close();
-      status(original ? 'Item saved' : 'Item created');
-      saved();
+      await write(this.table, this.original, parse(this.text.value, this.format, this.original));
+      this.dialog.close();
+      status(this.isNew ? 'Item created' : 'Item saved');
+      this.saved();
     } catch (error) {
-      explain(error);
+      this.explain(error);
     }
-  };
+  }
 
-  const remove = async () => {
+  async remove() {
     if (!confirm('Delete this item?')) return;
     try {
-      await ddb('DeleteItem', {TableName: table.TableName, Key: keyOf(original, table.KeySchema),
-                               ...unchangedCondition(original), ReturnValuesOnConditionCheckFailure: 'ALL_OLD'});
-      dialog.close();
+      await ddb('DeleteItem', {TableName: this.table.TableName, Key: keyOf(this.original, this.table.KeySchema),
+                               ...unchangedCondition(this.original),
+                               ReturnValuesOnConditionCheckFailure: 'ALL_OLD'});
+      this.dialog.close();
       status('Item deleted');
-      saved();
+      this.saved();
     } catch (error) {
-      explain(error);
+      this.explain(error);
     }
-  };
+  }
+}
 
-  const dialog = h('dialog', {class: 'editor', 'aria-label': item ? 'Edit item' : 'New item'},
-    h('h2', {}, item ? 'Edit item' : 'New item', h('small', {}, ` key: ${keyHint}`)),
-    h('div', {class: 'row'}, formatSelect,
-      h('span', {class: 'hint'}, 'Plain JSON keeps the types of existing sets and binaries; use DynamoDB JSON for new ones.')),
-    text, message,
-    h('div', {class: 'row'},
-      h('button', {type: 'button', class: 'primary', onclick: save}, 'Save'),
-      item ? h('button', {type: 'button', class: 'danger', onclick: remove}, 'Delete item') : '',
-      h('button', {type: 'button', onclick: () => dialog.close()}, 'Cancel')));
-  dialog.addEventListener('close', () => dialog.remove());
-  dialog.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) save();
-  });
-  document.body.append(dialog);
-  dialog.showModal();
-  text.focus();
+// Opens the editor on `item` (null: a new item); `saved` runs after a write.
+export function openEditor(table, item, saved) {
+  new ItemEditor(table, item, saved).show();
 }
