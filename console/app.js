@@ -36,7 +36,10 @@ async function tableView(name, tab) {
       link('/details', 'Details')),
     content);
   if (tab === 'stream') streamView(content, table);
-  else if (tab === 'details') content.append(h('pre', {class: 'details'}, JSON.stringify(table, null, 2)));
+  else if (tab === 'details') {
+    // DescribeTable's answer as is (ttlAttribute is the console's own note).
+    content.append(h('pre', {class: 'details'}, JSON.stringify({...table, ttlAttribute: undefined}, null, 2)));
+  }
   else await itemsView(content, table);
 }
 

@@ -188,6 +188,16 @@ function itemsTable(table, state, items, reload) {
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', {colspan: columns.length + 1}, 'No items on this page.'))));
 }
 
+// Single-key shortcuts, except while typing or in the editor.
+function keyboardShortcut(event, actions) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest('input, textarea, select, dialog')) return;
+  const action = actions[event.key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
 export async function itemsView(root, table) {
   if (saved.tableName !== table.TableName) saved = freshState(table);
   const state = saved;
@@ -209,6 +219,7 @@ export async function itemsView(root, table) {
       state.starts[state.page + 1] = page.LastEvaluatedKey;
       results.replaceChildren(itemsTable(table, state, page.Items, reload));
       updateCountdowns(results);
+      performance.mark('items-shown');  // page-load measurements read it
       renderPager(page);
     } catch (error) {
       results.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type}: ${error.message}`));
@@ -217,16 +228,29 @@ export async function itemsView(root, table) {
   const go = (page) => { state.page = page; reload(false); };
   const renderPager = (page) => pager.replaceChildren(
     h('button', {onclick: () => go(0), disabled: state.page === 0}, 'First page'),
-    h('button', {onclick: () => go(state.page - 1), disabled: state.page === 0}, 'Previous page'),
-    h('span', {}, ` page ${state.page + 1} · ${page.Count} item(s), ${page.ScannedCount} read `),
-    h('button', {onclick: () => go(state.page + 1), disabled: !page.LastEvaluatedKey}, 'Next page'));
+    h('button', {class: 'previous', onclick: () => go(state.page - 1), disabled: state.page === 0},
+      'Previous page'),
+    h('output', {class: 'page-number'}, ` page ${state.page + 1} · ${page.Count} item(s), ${page.ScannedCount} read `),
+    h('button', {class: 'next', onclick: () => go(state.page + 1), disabled: !page.LastEvaluatedKey},
+      'Next page'));
+  const actions = {
+    n: () => openEditor(table, null, () => reload(false)),
+    r: () => reload(false),
+    ']': () => pager.querySelector('.next:not(:disabled)')?.click(),
+    '[': () => pager.querySelector('.previous:not(:disabled)')?.click(),
+    '/': () => root.querySelector('[name=pk], [name=filterAttr]')?.focus(),
+  };
   root.replaceChildren(controlsHolder,
     h('div', {class: 'toolbar'},
-      h('button', {onclick: () => openEditor(table, null, () => reload(false))}, 'New item'),
-      h('button', {onclick: () => reload(false)}, 'Refresh')),
+      h('button', {onclick: actions.n}, 'New item'),
+      h('button', {onclick: actions.r}, 'Refresh'),
+      h('span', {class: 'hint'}, 'Keys: n new item · r refresh · [ ] previous / next page · / query fields · ' +
+                                 'Enter opens the focused row')),
     results, pager);
   const timer = setInterval(() => updateCountdowns(results), 1000);
-  onLeave(() => clearInterval(timer));
+  const shortcuts = (event) => keyboardShortcut(event, actions);
+  document.addEventListener('keydown', shortcuts);
+  onLeave(() => { clearInterval(timer); document.removeEventListener('keydown', shortcuts); });
   await reload(false);
   return reload;
 }

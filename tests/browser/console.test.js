@@ -294,22 +294,39 @@ test('a table of 10,000 items opens in well under a second', async () => {
   const {Table} = await client.ddb('DescribeTable', {TableName: 'big'});
   assert.equal(Table.ItemCount, 10000);
 
+  // Wall time from opening the tab to the 25th row, and the browser's own
+  // time from navigation start to the console's 'items-shown' mark.
   const timings = [];
+  const inPage = [];
   for (let run = 0; run < 5; run++) {
     const fresh = await browser.newPage({viewport: {width: 1280, height: 760}});
     const start = performance.now();
     await fresh.goto(`${server.url}/#/table/big`);
     await fresh.locator('table.items tbody tr').nth(24).waitFor();
     timings.push(performance.now() - start);
+    inPage.push(await fresh.evaluate(() => performance.getEntriesByName('items-shown')[0].startTime));
     if (run === 0) await screenshot(fresh, 'console-big-table');
     await fresh.close();
   }
-  timings.sort((a, b) => a - b);
-  const [median, worst] = [timings[2], timings[4]];
+  const middle = (values) => [...values].sort((a, b) => a - b)[2];
+  const [median, worst] = [middle(timings), Math.max(...timings)];
   console.log(`page load, table of 10,000 items (first page of 25 shown): ` +
-              `median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms of 5`);
+              `median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms of 5; ` +
+              `navigation start to items shown, in the browser: median ${middle(inPage).toFixed(0)} ms, ` +
+              `worst ${Math.max(...inPage).toFixed(0)} ms`);
   // The median, so that a machine busy with other tests does not fail it.
   assert.ok(median < 1000, `median ${median} ms`);
+
+  // Paging from the keyboard: ] next, [ previous.
+  await page.goto(`${server.url}/#/table/big`);
+  await itemRows().nth(24).waitFor();
+  const firstPage = await itemRows().first().innerText();
+  await page.keyboard.press(']');
+  await page.locator('.page-number').filter({hasText: 'page 2 ·'}).waitFor();
+  assert.notEqual(await itemRows().first().innerText(), firstPage);
+  await page.keyboard.press('[');
+  await page.locator('.page-number').filter({hasText: 'page 1 ·'}).waitFor();
+  assert.equal(await itemRows().first().innerText(), firstPage);
 
   // The tables list, with the big table among them, loads as fast.
   const start = performance.now();
