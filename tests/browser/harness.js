@@ -38,8 +38,9 @@ export function startServer(extraArgs = []) {
 }
 
 export function launchBrowser() {
-  // Root (as in CI containers) cannot use chromium's sandbox.
-  return chromium.launch({executablePath: chromiumPath, args: ['--no-sandbox']});
+  // Root (as in CI containers) cannot use chromium's sandbox, and a
+  // container's small /dev/shm would crash its renderers.
+  return chromium.launch({executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage']});
 }
 
 export class Client {
