@@ -198,12 +198,25 @@ function keyboardShortcut(event, actions) {
   action();
 }
 
+function pagerButtons(state, page, go) {
+  return [
+    h('button', {onclick: () => go(0), disabled: state.page === 0}, 'First page'),
+    h('button', {class: 'previous', onclick: () => go(state.page - 1), disabled: state.page === 0},
+      'Previous page'),
+    h('output', {class: 'page-number'},
+      ` page ${state.page + 1} · ${page.Count} item(s), ${page.ScannedCount} read `),
+    h('button', {class: 'next', onclick: () => go(state.page + 1), disabled: !page.LastEvaluatedKey},
+      'Next page')];
+}
+
 export async function itemsView(root, table) {
   if (saved.tableName !== table.TableName) saved = freshState(table);
   const state = saved;
   const results = h('div', {class: 'results'}, 'Loading…');
   const pager = h('div', {class: 'pager'});
   const controlsHolder = h('div');
+  let latest = 0;  // only the newest request's answer is shown
+  const go = (page) => { state.page = page; reload(false); };
   const reload = async (restart, fetchItems = true) => {
     if (restart) { state.starts = [undefined]; state.page = 0; }
     controlsHolder.replaceChildren(controls(table, state, reload));
@@ -213,26 +226,20 @@ export async function itemsView(root, table) {
       pager.replaceChildren();
       return;
     }
+    const ticket = ++latest;
     try {
-      const request = buildRequest(table, state);
-      const page = await ddb(state.mode === 'query' ? 'Query' : 'Scan', request);
+      const page = await ddb(state.mode === 'query' ? 'Query' : 'Scan', buildRequest(table, state));
+      if (ticket !== latest) return;
       state.starts[state.page + 1] = page.LastEvaluatedKey;
       results.replaceChildren(itemsTable(table, state, page.Items, reload));
       updateCountdowns(results);
       performance.mark('items-shown');  // page-load measurements read it
-      renderPager(page);
+      pager.replaceChildren(...pagerButtons(state, page, go));
     } catch (error) {
+      if (ticket !== latest) return;
       results.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type}: ${error.message}`));
     }
   };
-  const go = (page) => { state.page = page; reload(false); };
-  const renderPager = (page) => pager.replaceChildren(
-    h('button', {onclick: () => go(0), disabled: state.page === 0}, 'First page'),
-    h('button', {class: 'previous', onclick: () => go(state.page - 1), disabled: state.page === 0},
-      'Previous page'),
-    h('output', {class: 'page-number'}, ` page ${state.page + 1} · ${page.Count} item(s), ${page.ScannedCount} read `),
-    h('button', {class: 'next', onclick: () => go(state.page + 1), disabled: !page.LastEvaluatedKey},
-      'Next page'));
   const actions = {
     n: () => openEditor(table, null, () => reload(false)),
     r: () => reload(false),
@@ -252,5 +259,4 @@ export async function itemsView(root, table) {
   document.addEventListener('keydown', shortcuts);
   onLeave(() => { clearInterval(timer); document.removeEventListener('keydown', shortcuts); });
   await reload(false);
-  return reload;
 }

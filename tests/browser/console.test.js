@@ -314,8 +314,9 @@ test('a table of 10,000 items opens in well under a second', async () => {
               `median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms of 5; ` +
               `navigation start to items shown, in the browser: median ${middle(inPage).toFixed(0)} ms, ` +
               `worst ${Math.max(...inPage).toFixed(0)} ms`);
-  // The median, so that a machine busy with other tests does not fail it.
-  assert.ok(median < 1000, `median ${median} ms`);
+  // The page's own load time (the wall time adds the driver's round trips),
+  // and the median, so that a machine busy with other tests does not fail it.
+  assert.ok(middle(inPage) < 1000, `median ${middle(inPage)} ms to the items shown`);
 
   // Paging from the keyboard: ] next, [ previous.
   await page.goto(`${server.url}/#/table/big`);
