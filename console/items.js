@@ -9,6 +9,7 @@ import {openEditor} from './editor.js';
 import {cellText, field, formatDuration, h, keyOf, onLeave, select} from './util.js';
 
 const kMaxColumns = 16;
+const kSweepWaitMillis = 2000;
 const kSortOperators = [['', 'any'], ['='], ['<'], ['<='], ['>'], ['>='],
                         ['begins_with', 'begins with'], ['between']];
 const kFilterOperators = [['='], ['<>'], ['<'], ['<='], ['>'], ['>='], ['begins_with', 'begins with'],
@@ -21,7 +22,8 @@ let saved = {tableName: null};
 function freshState(table) {
   return {tableName: table.TableName, source: '', mode: 'scan', pk: '', skOp: '', sk1: '', sk2: '',
           filterAttr: '', filterOp: '=', filterValue: '', filterType: 'S',
-          newestFirst: true, pageSize: 25, starts: [undefined], page: 0};
+          newestFirst: true, pageSize: 25, starts: [undefined], page: 0,
+          rereadFor: new Set()};  // keys of expired items already read again
 }
 
 // The key schema of the table or of the chosen index.
@@ -95,18 +97,39 @@ function columnsOf(table, state, items) {
 }
 
 // The TTL attribute's cell: its value and the time left until expiry.
-function ttlCell(value) {
+function ttlCell(value, key) {
   if (value?.N === undefined) return h('td', {class: 'ttl'}, cellText(value));
-  return h('td', {class: 'ttl'}, value.N, ' ', h('span', {class: 'countdown', 'data-expiry': value.N}));
+  return h('td', {class: 'ttl'}, value.N, ' ',
+           h('span', {class: 'countdown', 'data-expiry': value.N, 'data-key': key}));
 }
 
-// TTL cells say how long until expiry, by the emulator's clock.
+// TTL cells say how long until expiry, by the emulator's clock; returns
+// the keys of the shown items that have expired.
 function updateCountdowns(root) {
+  const expired = [];
   for (const cell of root.querySelectorAll('[data-expiry]')) {
     const left = Number(cell.dataset.expiry) - now() / 1000;
     cell.textContent = left > 0 ? `in ${formatDuration(left)}` : `expired ${formatDuration(-left)} ago`;
     cell.classList.toggle('expired', left <= 0);
+    if (left <= 0) expired.push(cell.dataset.key);
   }
+  return expired;
+}
+
+// An item seen expired is read again once, a moment later: the server's
+// background sweep (--ttl-interval) deletes it within about a second, and
+// it vanishes from view. With the sweep off it stays, shown as expired.
+function watchExpiry(state, results, reload) {
+  let pending = null;
+  const tick = () => {
+    const fresh = updateCountdowns(results).filter((key) => !state.rereadFor.has(key));
+    if (!fresh.length || pending) return;
+    for (const key of fresh) state.rereadFor.add(key);
+    pending = setTimeout(() => { pending = null; reload(false); }, kSweepWaitMillis);
+  };
+  const timer = setInterval(tick, 1000);
+  onLeave(() => { clearInterval(timer); clearTimeout(pending); });
+  return tick;
 }
 
 function controls(table, state, reload) {
@@ -179,7 +202,8 @@ function itemsTable(table, state, items, reload) {
   };
   const rows = items.map((item) => h('tr', {tabindex: 0, onkeydown: (e) => { if (e.key === 'Enter') open(item); },
                                             ondblclick: () => open(item)},
-    columns.map((c) => c === table.ttlAttribute ? ttlCell(item[c]) : h('td', {}, cellText(item[c]))),
+    columns.map((c) => c === table.ttlAttribute ? ttlCell(item[c], JSON.stringify(keyOf(item, table.KeySchema)))
+                                                : h('td', {}, cellText(item[c]))),
     h('td', {class: 'actions'}, h('button', {onclick: () => open(item)}, 'Open'),
       h('button', {class: 'danger', onclick: () => remove(item)}, 'Delete'))));
   return h('table', {class: 'grid items'},
@@ -216,6 +240,7 @@ export async function itemsView(root, table) {
   const pager = h('div', {class: 'pager'});
   const controlsHolder = h('div');
   let latest = 0;  // only the newest request's answer is shown
+  let expiryTick;
   const go = (page) => { state.page = page; reload(false); };
   const reload = async (restart, fetchItems = true) => {
     if (restart) { state.starts = [undefined]; state.page = 0; }
@@ -232,7 +257,7 @@ export async function itemsView(root, table) {
       if (ticket !== latest) return;
       state.starts[state.page + 1] = page.LastEvaluatedKey;
       results.replaceChildren(itemsTable(table, state, page.Items, reload));
-      updateCountdowns(results);
+      expiryTick();
       performance.mark('items-shown');  // page-load measurements read it
       pager.replaceChildren(...pagerButtons(state, page, go));
     } catch (error) {
@@ -254,9 +279,9 @@ export async function itemsView(root, table) {
       h('span', {class: 'hint'}, 'Keys: n new item · r refresh · [ ] previous / next page · / query fields · ' +
                                  'Enter opens the focused row')),
     results, pager);
-  const timer = setInterval(() => updateCountdowns(results), 1000);
+  expiryTick = watchExpiry(state, results, reload);
   const shortcuts = (event) => keyboardShortcut(event, actions);
   document.addEventListener('keydown', shortcuts);
-  onLeave(() => { clearInterval(timer); document.removeEventListener('keydown', shortcuts); });
+  onLeave(() => document.removeEventListener('keydown', shortcuts));
   await reload(false);
 }

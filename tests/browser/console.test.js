@@ -247,6 +247,29 @@ test('shift the clock and watch a TTL item vanish', async () => {
   await page.getByRole('status').filter({hasText: 'Clock reset'}).waitFor();
 });
 
+test('with the background sweep on, a TTL item vanishes from view by itself', async () => {
+  const swept = await startServer(['--ttl-interval', '1']);
+  try {
+    const other = new Client(swept.url);
+    await other.ddb('CreateTable', {TableName: 'sessions', BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{AttributeName: 'id', KeyType: 'HASH'}],
+      AttributeDefinitions: [{AttributeName: 'id', AttributeType: 'S'}]});
+    await other.ddb('UpdateTimeToLive', {TableName: 'sessions',
+      TimeToLiveSpecification: {Enabled: true, AttributeName: 'ttl'}});
+    const {NowMillis} = await other.admin('clock');
+    const soon = Math.floor(NowMillis / 1000) + 600;
+    await other.ddb('PutItem', {TableName: 'sessions', Item: {id: {S: 'short'}, ttl: {N: String(soon)}}});
+    await other.ddb('PutItem', {TableName: 'sessions', Item: {id: {S: 'long'}, ttl: {N: String(soon + 86400)}}});
+    await page.goto(`${swept.url}/#/table/sessions`);
+    await rowWith('short').locator('.countdown').filter({hasText: /^in (9m 59s|10m 0s)$/}).waitFor();
+    await page.getByRole('button', {name: '+1 hour'}).click();
+    await rowWith('short').waitFor({state: 'detached', timeout: 10000});
+    assert.match(await rowWith('long').locator('.countdown').innerText(), /^in 23h 10m|^in 23h 9m/);
+  } finally {
+    assert.equal(await swept.stop(), 0);
+  }
+});
+
 test('triggers show their position, lag and last error', async () => {
   const created = await client.admin('triggers', {Name: 'to-nowhere', TableName: 'orders',
     Url: 'http://127.0.0.1:9/', StartingPosition: 'TRIM_HORIZON', MaximumRetryAttempts: -1});

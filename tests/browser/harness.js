@@ -14,9 +14,11 @@ export const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const screenshotDir = process.env.LOCALDYNAMO_SCREENSHOTS
     ? path.resolve(process.env.LOCALDYNAMO_SCREENSHOTS) : null;
 
-// Starts the server; resolves to {url, stop()}.
+// Starts the server; resolves to {url, stop()}. Expired items are swept only
+// when a test asks, unless `extraArgs` sets --ttl-interval.
 export function startServer(extraArgs = []) {
-  const child = spawn(binary, ['--in-memory', '--port', '0', '--ttl-interval', '0', ...extraArgs],
+  const sweep = extraArgs.includes('--ttl-interval') ? [] : ['--ttl-interval', '0'];
+  const child = spawn(binary, ['--in-memory', '--port', '0', ...sweep, ...extraArgs],
                       {stdio: ['ignore', 'pipe', 'pipe']});
   let log = '';
   return new Promise((resolve, reject) => {
