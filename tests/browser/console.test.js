@@ -112,6 +112,17 @@ test('query an index; the editor opens the whole item, not the projection', asyn
   await page.getByRole('button', {name: 'Cancel'}).click();
 });
 
+test('a table without a stream offers to turn it on, then shows its records', async () => {
+  await openTable('pasted', '/stream');
+  await page.getByRole('button', {name: 'Enable stream (new and old images)'}).click();
+  await page.getByText('NEW_AND_OLD_IMAGES, arn:aws:dynamodb:').waitFor();
+  await client.ddb('DeleteItem', {TableName: 'pasted', Key: {id: {S: 'i2'}}});
+  const removal = page.locator('tr.record').filter({hasText: 'REMOVE'});
+  await removal.waitFor();
+  assert.match(await removal.innerText(), /id=i2/);
+  assert.doesNotMatch(await removal.innerText(), /TTL delete/, 'a client\'s delete has no Service identity');
+});
+
 test('add an item, query it, edit it and see the MODIFY record', async () => {
   await openTable('orders');
   await page.getByRole('button', {name: 'New item'}).click();
