@@ -126,7 +126,9 @@ export async function tablesView(root) {
       body),
     createForm(refresh));
   try {
-    const tables = await Promise.all((await listTableNames()).map(describeTable));
+    // A table deleted between the list and its description is left out.
+    const described = await Promise.allSettled((await listTableNames()).map(describeTable));
+    const tables = described.filter((r) => r.status === 'fulfilled').map((r) => r.value);
     body.replaceChildren(...(tables.length ? tables.map((t) => tableRow(t, refresh))
         : [h('tr', {}, h('td', {colspan: 10}, 'No tables yet.'))]));
   } catch (error) {
