@@ -5,6 +5,8 @@ RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq 
       zlib1g-dev >/dev/null
 WORKDIR /src
 COPY CMakeLists.txt ./
+COPY cmake cmake
+COPY console console
 COPY engine engine
 COPY api api
 COPY server server

@@ -2,17 +2,20 @@
 # Installs what localdynamo needs from Debian's packages (only what is
 # missing) and builds it into build/. Used by run.sh and test.sh.
 #   scripts/setup.sh          build the server
-#   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI)
-#                             and clang with libFuzzer for the fuzz targets
+#   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
+#                             clang with libFuzzer for the fuzz targets, and chromium,
+#                             Node.js and playwright-core (npm ci, pinned by
+#                             tests/browser/package-lock.json) for the console's tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev
           libboost-program-options-dev zlib1g-dev libgtest-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev)
-  # Node for the JS SDK tests: Debian's, unless the machine already has one.
-  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+  packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev chromium)
+  # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
 fi
 
 missing=()
@@ -29,8 +32,15 @@ if ((${#missing[@]})); then
 fi
 
 if [[ "${1:-}" == "--tests" ]]; then
-  # The JS SDK tests' packages, exactly as the lockfile pins them.
+  # The JS SDK tests' and the browser tests' packages, exactly as their
+  # lockfiles pin them.
   (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+  locked=$(node -p "require('./tests/browser/package-lock.json').packages['node_modules/playwright-core'].version")
+  installed=$(node -p "try { require('./tests/browser/node_modules/playwright-core/package.json').version } catch { '' }")
+  if [[ "$locked" != "$installed" ]]; then
+    echo "setup: installing playwright-core $locked (npm ci in tests/browser)"
+    (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)

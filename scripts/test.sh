@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the GoogleTest suites (engine, api,
-# server) and the end-to-end suite, which starts the real binary and drives
-# it with boto3 and the AWS CLI.
+# server), the end-to-end suite, which starts the real binary and drives
+# it with boto3 and the AWS CLI, and the browser tests of the web console
+# (chromium driven by playwright-core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "api/dispatch.h"
+#include "server/console.h"
 
 namespace ddb::server {
 namespace {
@@ -85,6 +86,12 @@ Credential ParseCredential(std::string_view authorization) {
 }
 
 HttpResponse Endpoint::Handle(const HttpRequest& request) const {
+  // The console's page and files first: static, and under the admin prefix.
+  if (options_.console) {
+    if (auto console = ServeConsole(request)) {
+      return Finish(*std::move(console), request, options_.cors);
+    }
+  }
   if (request.target.starts_with(api::kAdminPrefix)) {
     std::string_view rest = std::string_view(request.target).substr(api::kAdminPrefix.size());
     if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) return HandleAdmin(request);

@@ -3,7 +3,8 @@
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
 // at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
 // and the caller's identity in the Authorization header. Requests under
-// /_localdynamo go to the admin API (api/admin.h).
+// /_localdynamo go to the admin API (api/admin.h), except the web console's
+// page and files (server/console.h).
 //
 // Thread safety: Handle() may be called concurrently.
 #pragma once
@@ -26,6 +27,7 @@ struct EndpointOptions {
   // With per_key_databases: loads the preloaded models into each new
   // database on its first request; null when no models are preloaded.
   api::Preloader* preloader = nullptr;
+  bool console = true;  // the web console for browsers (false: --no-console)
 };
 
 class Endpoint {

@@ -45,6 +45,7 @@ HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
   request.authorization = HeaderValue(parser, "Authorization");
   request.host = HeaderValue(parser, "Host");
   request.origin = HeaderValue(parser, "Origin");
+  request.accept = HeaderValue(parser, "Accept");
   request.access_control_request_method = HeaderValue(parser, "Access-Control-Request-Method");
   request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
   request.body = std::move(msg.body());

@@ -29,6 +29,7 @@ struct HttpRequest {
   std::string authorization;
   std::string host;
   std::string origin;
+  std::string accept;  // the Accept header: browsers asking for the console send text/html
   std::string access_control_request_method;
   std::string access_control_request_headers;
   std::string body;

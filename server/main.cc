@@ -169,7 +169,8 @@ int main(int argc, char** argv) {
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
                                    .cors = options->cors,
                                    .admin = options->admin ? &admin : nullptr,
-                                   .preloader = model_tables > 0 ? &preloader : nullptr});
+                                   .preloader = model_tables > 0 ? &preloader : nullptr,
+                                   .console = options->console});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(

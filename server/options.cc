@@ -47,7 +47,8 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("no-models", po::bool_switch(&options.no_models),
        "preload none of the built-in models (--model folders still load)")
       ("sample-items", po::bool_switch(&options.sample_items),
-       "also load the models' sample items into the tables created at start");
+       "also load the models' sample items into the tables created at start")
+      ("no-console", "turn off the web console (GET / then answers the health check to browsers too)");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -91,6 +92,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   if (vm.count("no-admin")) options.admin = false;
+  if (vm.count("no-console")) options.console = false;
   if (options.ttl_interval_seconds < 0 || options.ttl_interval_seconds > 86400) {
     std::cerr << "localdynamo: --ttl-interval must be between 0 and 86400\n";
     *exit_code = 2;

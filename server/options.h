@@ -31,6 +31,7 @@ struct Options {
   std::vector<std::string> extra_models; // a team's own model folders (--model, repeatable)
   bool no_models = false;
   bool sample_items = false;
+  bool console = true;  // the web console at GET / for browsers
 };
 
 // Returns the options, or nullopt after printing help, the version or an

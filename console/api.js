@@ -1,0 +1,89 @@
+// The console's only ways to the server: the DynamoDB API, the Streams API
+// (both POST / with X-Amz-Target, as every SDK sends them) and the admin API
+// under /_localdynamo/. No private back door: what the console shows is
+// what any client sees.
+
+// The server accepts any signature; the access key and region name the
+// database (they matter only with --per-key-databases).
+export const credentials = {
+  accessKey: localStorage.getItem('ld.accessKey') || 'console',
+  region: localStorage.getItem('ld.region') || 'us-east-1',
+};
+
+export function setCredentials(accessKey, region) {
+  credentials.accessKey = accessKey || 'console';
+  credentials.region = region || 'us-east-1';
+  localStorage.setItem('ld.accessKey', credentials.accessKey);
+  localStorage.setItem('ld.region', credentials.region);
+}
+
+function authorization(service) {
+  return `AWS4-HMAC-SHA256 Credential=${credentials.accessKey}/20260101/${credentials.region}/` +
+         `${service}/aws4_request, SignedHeaders=host;x-amz-target, Signature=0`;
+}
+
+// An error answer: `type` is DynamoDB's short name (after the '#').
+export class ApiError extends Error {
+  constructor(type, message, body) {
+    super(message || type);
+    this.type = (type || 'Error').split('#').pop();
+    this.body = body;
+  }
+}
+
+async function post(target, service, body) {
+  const response = await fetch('/', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-amz-json-1.0',
+      'X-Amz-Target': target,
+      'Authorization': authorization(service),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : {};
+  if (!response.ok) throw new ApiError(data.__type, data.message ?? data.Message, data);
+  return data;
+}
+
+export const ddb = (operation, body = {}) =>
+  post(`DynamoDB_20120810.${operation}`, 'dynamodb', body);
+
+export const streams = (operation, body = {}) =>
+  post(`DynamoDBStreams_20120810.${operation}`, 'dynamodb', body);
+
+// GET when `body` is undefined, POST otherwise.
+export async function admin(path, body) {
+  const init = body === undefined ? {method: 'GET'}
+                                  : {method: 'POST', body: JSON.stringify(body)};
+  const response = await fetch(`/_localdynamo/${path}`, init);
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : {};
+  if (!response.ok) throw new ApiError(data.__type, data.message, data);
+  return data;
+}
+
+// Every table name, following ListTables' pages.
+export async function listTableNames() {
+  const names = [];
+  let start;
+  do {
+    const page = await ddb('ListTables', start ? {ExclusiveStartTableName: start} : {});
+    names.push(...page.TableNames);
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  return names;
+}
+
+// The table's description plus its TTL attribute (null when TTL is off).
+export async function describeTable(name) {
+  const [{Table}, ttl] = await Promise.all([
+    ddb('DescribeTable', {TableName: name}),
+    ddb('DescribeTimeToLive', {TableName: name}).catch(() => ({})),
+  ]);
+  const status = ttl.TimeToLiveDescription?.TimeToLiveStatus;
+  Table.ttlAttribute = status === 'ENABLED' || status === 'ENABLING'
+      ? ttl.TimeToLiveDescription.AttributeName : null;
+  return Table;
+}
