@@ -15,6 +15,7 @@
 #include "api/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "server/data_commands.h"
 #include "server/endpoint.h"
 #include "server/http_server.h"
 #include "server/options.h"
@@ -62,6 +63,8 @@ class Maintenance {
 
 int main(int argc, char** argv) {
   using namespace ddb;
+  // `localdynamo export|import|dump-models ...` work offline on a data directory.
+  if (auto data_command = server::RunDataCommand(argc, argv)) return *data_command;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;

@@ -1,0 +1,112 @@
+// localdynamo dump-models: the current tables written as a model folder
+// (fixtures/README.md) — tables/<T>.json rebuilt from DescribeTable (and the
+// table's tags), tables/<T>.ttl.json when TTL is on, and with --items every
+// item in items/<T>.jsonl — so a table built by hand becomes a fixture.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "api/data_transfer.h"
+#include "api/model_dump.h"
+#include "server/data_commands.h"
+
+namespace ddb::server {
+namespace {
+namespace fs = std::filesystem;
+
+bool WriteFile(const fs::path& path, std::string_view text, std::string* error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) *error = "cannot write " + path.string();
+  return static_cast<bool>(out);
+}
+
+// `answer` as a value, or its error as an ApiError.
+api::ApiResult<std::string> BodyOf(CallResult answer) {
+  if (!answer.ok) return api::ApiError::Internal(answer.error);
+  return std::move(answer.body);
+}
+
+bool DumpSchema(OfflineDatabase& db, const std::string& table, const fs::path& tables_dir,
+                std::string* error) {
+  auto described = BodyOf(db.Call("DescribeTable", api::TableNameBody(table)));
+  auto facts = described.ok() ? api::ParseTableFacts(*described)
+                              : api::ApiResult<api::TableFacts>(described.error());
+  auto tags = facts.ok() ? BodyOf(db.Call("ListTagsOfResource", api::ListTagsBody(facts->arn)))
+                         : api::ApiResult<std::string>(facts.error());
+  auto input = tags.ok() ? api::CreateTableInputFromDescription(*described, *tags)
+                         : api::ApiResult<std::string>(tags.error());
+  auto ttl_answer = input.ok() ? BodyOf(db.Call("DescribeTimeToLive", api::TableNameBody(table)))
+                               : api::ApiResult<std::string>(input.error());
+  auto ttl = ttl_answer.ok() ? api::TimeToLiveInputFromDescription(table, *ttl_answer)
+                             : api::ApiResult<std::optional<std::string>>(ttl_answer.error());
+  if (!ttl.ok()) {
+    *error = ttl.error().message;
+    return false;
+  }
+  if (!WriteFile(tables_dir / (table + ".json"), *input, error)) return false;
+  std::error_code ec;
+  fs::path ttl_path = tables_dir / (table + ".ttl.json");
+  if (*ttl) return WriteFile(ttl_path, **ttl, error);
+  fs::remove(ttl_path, ec);  // a stale one from an earlier dump would turn TTL on
+  return true;
+}
+
+bool DumpItems(OfflineDatabase& db, const std::string& table, const fs::path& items_dir,
+               uint64_t* count, std::string* error) {
+  fs::path path = items_dir / (table + ".jsonl");
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::string start_key;
+  do {
+    auto page_body = BodyOf(db.Call("Scan", api::ScanBody(table, start_key)));
+    auto page = page_body.ok() ? api::ParseScanPage(*page_body)
+                               : api::ApiResult<api::ScanPage>(page_body.error());
+    if (!page.ok()) {
+      *error = "Scan: " + page.error().message;
+      return false;
+    }
+    for (const std::string& item : page->items) out << item << "\n";
+    *count += page->items.size();
+    start_key = page->last_evaluated_key;
+  } while (!start_key.empty());
+  out.close();
+  if (!out) *error = "cannot write " + path.string();
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int RunDumpModels(const DumpModelsOptions& options) {
+  std::string error;
+  auto db = OfflineDatabase::Open(options.target, true, &error);
+  std::vector<std::string> tables;
+  if (!db || !db->ResolveTables(options.tables, &tables, &error)) {
+    std::cerr << "localdynamo dump-models: " << error << "\n";
+    return 1;
+  }
+  fs::path tables_dir = fs::path(options.out_dir) / "tables";
+  fs::path items_dir = fs::path(options.out_dir) / "items";
+  std::error_code ec;
+  fs::create_directories(tables_dir, ec);
+  if (!ec && options.items) fs::create_directories(items_dir, ec);
+  if (ec) {
+    std::cerr << "localdynamo dump-models: cannot create " << options.out_dir << ": "
+              << ec.message() << "\n";
+    return 1;
+  }
+  for (const std::string& table : tables) {
+    uint64_t items = 0;
+    if (!DumpSchema(*db, table, tables_dir, &error) ||
+        (options.items && !DumpItems(*db, table, items_dir, &items, &error))) {
+      std::cerr << "localdynamo dump-models: table " << table << ": " << error << "\n";
+      return 1;
+    }
+    std::cout << (tables_dir / (table + ".json")).string();
+    if (options.items) std::cout << " (" << items << " items)";
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace ddb::server
