@@ -79,7 +79,7 @@ bool DumpItems(OfflineDatabase& db, const std::string& table, const fs::path& it
 
 int RunDumpModels(const DumpModelsOptions& options) {
   std::string error;
-  auto db = OfflineDatabase::Open(options.target, true, &error);
+  auto db = OfflineDatabase::Open(options.target, OfflineDatabase::Mode::kExisting, &error);
   std::vector<std::string> tables;
   if (!db || !db->ResolveTables(options.tables, &tables, &error)) {
     std::cerr << "localdynamo dump-models: " << error << "\n";

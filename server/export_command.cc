@@ -181,7 +181,7 @@ bool TableExport::WriteManifests(std::string* error) {
 
 int RunExport(const ExportOptions& options) {
   std::string error;
-  auto db = OfflineDatabase::Open(options.target, true, &error);
+  auto db = OfflineDatabase::Open(options.target, OfflineDatabase::Mode::kExisting, &error);
   std::vector<std::string> tables;
   if (!db || !db->ResolveTables(options.tables, &tables, &error)) {
     std::cerr << "localdynamo export: " << error << "\n";

@@ -230,7 +230,7 @@ int RunImport(const ImportOptions& options) {
     std::cerr << "localdynamo import: " << error << "\n";
     return 1;
   }
-  auto db = OfflineDatabase::Open(options.target, false, &error);
+  auto db = OfflineDatabase::Open(options.target, OfflineDatabase::Mode::kBulkLoad, &error);
   std::string table;
   if (!db || !PrepareTable(*db, options, sources, &table, &error)) {
     std::cerr << "localdynamo import: " << error << "\n";

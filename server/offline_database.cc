@@ -7,11 +7,11 @@
 
 namespace ddb::server {
 
-std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& target,
-                                                       bool must_exist, std::string* error) {
+std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& target, Mode mode,
+                                                       std::string* error) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (must_exist && !fs::exists(fs::path(target.data_dir) / "CURRENT", ec)) {
+  if (mode == Mode::kExisting && !fs::exists(fs::path(target.data_dir) / "CURRENT", ec)) {
     *error = "no database in " + target.data_dir +
              " (pass --data-dir, the directory the server was started with)";
     return nullptr;
@@ -20,6 +20,7 @@ std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& targ
   std::unique_ptr<OfflineDatabase> offline(new OfflineDatabase());
   engine::DatabaseOptions options;
   options.data_dir = target.data_dir;
+  options.write_ahead_log = mode != Mode::kBulkLoad;
   auto db = engine::Database::Open(options, offline->clock_);
   if (!db.ok()) {
     const std::string& message = db.status().message();

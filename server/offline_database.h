@@ -36,10 +36,15 @@ struct CallResult {
 
 class OfflineDatabase {
  public:
+  enum class Mode {
+    kExisting,  // the directory must hold a database already
+    kBulkLoad,  // created if missing; writes skip the write-ahead log and
+                // are flushed at close (a crash mid-way: run it again)
+  };
+
   // Returns nullptr and sets `*error` to a sentence for the user if the
   // directory cannot be opened (in use by a server, missing, corrupt).
-  // REQUIRES: `must_exist` false, or the directory holds a database.
-  static std::unique_ptr<OfflineDatabase> Open(const OfflineTarget& target, bool must_exist,
+  static std::unique_ptr<OfflineDatabase> Open(const OfflineTarget& target, Mode mode,
                                                std::string* error);
   ~OfflineDatabase();
 
