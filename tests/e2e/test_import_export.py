@@ -373,3 +373,15 @@ def test_large_import_reports_its_rate(tmp_path):
     out, _ = run_ok("dump-models", "--data-dir", tmp_path / "d", "--out", tmp_path / "m",
                     "--items")
     assert "(20000 items)" in out
+
+
+def test_usage():
+    code, out, _ = run("import", "--help")
+    assert code == 0 and out.startswith("usage: localdynamo import ")
+    assert "--create-table" in out
+    code, _, err = run("export")
+    assert code == 2
+    assert "the option '--out' is required" in err, err
+    code, _, err = run("import", "--data-dir", "/nonexistent-dir-for-test")
+    assert code == 2
+    assert "name what to import" in err, err
