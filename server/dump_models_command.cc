@@ -22,33 +22,41 @@ bool WriteFile(const fs::path& path, std::string_view text, std::string* error) 
   return static_cast<bool>(out);
 }
 
-// `answer` as a value, or its error as an ApiError.
-api::ApiResult<std::string> BodyOf(CallResult answer) {
-  if (!answer.ok) return api::ApiError::Internal(answer.error);
-  return std::move(answer.body);
+// The answer's body, or false with `*error` set to its error.
+bool CallOk(OfflineDatabase& db, std::string_view operation, std::string_view body,
+            std::string* answer, std::string* error) {
+  CallResult result = db.Call(operation, body);
+  if (!result.ok) {
+    *error = std::string(operation) + ": " + result.error;
+    return false;
+  }
+  *answer = std::move(result.body);
+  return true;
 }
 
 bool DumpSchema(OfflineDatabase& db, const std::string& table, const fs::path& tables_dir,
                 std::string* error) {
-  auto described = BodyOf(db.Call("DescribeTable", api::TableNameBody(table)));
-  auto facts = described.ok() ? api::ParseTableFacts(*described)
-                              : api::ApiResult<api::TableFacts>(described.error());
-  auto tags = facts.ok() ? BodyOf(db.Call("ListTagsOfResource", api::ListTagsBody(facts->arn)))
-                         : api::ApiResult<std::string>(facts.error());
-  auto input = tags.ok() ? api::CreateTableInputFromDescription(*described, *tags)
-                         : api::ApiResult<std::string>(tags.error());
-  auto ttl_answer = input.ok() ? BodyOf(db.Call("DescribeTimeToLive", api::TableNameBody(table)))
-                               : api::ApiResult<std::string>(input.error());
-  auto ttl = ttl_answer.ok() ? api::TimeToLiveInputFromDescription(table, *ttl_answer)
-                             : api::ApiResult<std::optional<std::string>>(ttl_answer.error());
-  if (!ttl.ok()) {
-    *error = ttl.error().message;
+  std::string described, tags, ttl_described;
+  if (!CallOk(db, "DescribeTable", api::TableNameBody(table), &described, error)) return false;
+  auto facts = api::ParseTableFacts(described);
+  if (!facts.ok()) {
+    *error = facts.error().message;
+    return false;
+  }
+  if (!CallOk(db, "ListTagsOfResource", api::ListTagsBody(facts->arn), &tags, error) ||
+      !CallOk(db, "DescribeTimeToLive", api::TableNameBody(table), &ttl_described, error)) {
+    return false;
+  }
+  auto input = api::CreateTableInputFromDescription(described, tags);
+  auto ttl = api::TimeToLiveInputFromDescription(table, ttl_described);
+  if (!input.ok() || !ttl.ok()) {
+    *error = input.ok() ? ttl.error().message : input.error().message;
     return false;
   }
   if (!WriteFile(tables_dir / (table + ".json"), *input, error)) return false;
-  std::error_code ec;
   fs::path ttl_path = tables_dir / (table + ".ttl.json");
   if (*ttl) return WriteFile(ttl_path, **ttl, error);
+  std::error_code ec;
   fs::remove(ttl_path, ec);  // a stale one from an earlier dump would turn TTL on
   return true;
 }
@@ -59,9 +67,9 @@ bool DumpItems(OfflineDatabase& db, const std::string& table, const fs::path& it
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   std::string start_key;
   do {
-    auto page_body = BodyOf(db.Call("Scan", api::ScanBody(table, start_key)));
-    auto page = page_body.ok() ? api::ParseScanPage(*page_body)
-                               : api::ApiResult<api::ScanPage>(page_body.error());
+    std::string body;
+    if (!CallOk(db, "Scan", api::ScanBody(table, start_key), &body, error)) return false;
+    auto page = api::ParseScanPage(body);
     if (!page.ok()) {
       *error = "Scan: " + page.error().message;
       return false;

@@ -385,3 +385,25 @@ def test_usage():
     code, _, err = run("import", "--data-dir", "/nonexistent-dir-for-test")
     assert code == 2
     assert "name what to import" in err, err
+
+
+def test_import_into_a_per_key_database(tmp_path, start_server):
+    # --access-key/--region load the database a --per-key-databases server
+    # gives that caller; other callers do not see the table.
+    from .e2e_util import ACCESS_KEY, REGION
+    schema = tmp_path / "Keyed.json"
+    schema.write_text(json.dumps({
+        "TableName": "Keyed", "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}))
+    items = tmp_path / "items.jsonl"
+    items.write_text('{"pk": {"S": "a"}}\n{"pk": {"S": "b"}}\n')
+    data = tmp_path / "data"
+    run_ok("import", "--data-dir", data, "--access-key", ACCESS_KEY, "--region", REGION,
+           "--create-table", schema, items)
+    with start_server("--data-dir", str(data), "--per-key-databases") as srv:
+        mine = srv.client()
+        assert len(scan_all(mine, "Keyed")) == 2
+        assert mine.describe_table(TableName="Keyed")["Table"]["TableArn"].startswith(
+            "arn:aws:dynamodb:{}:".format(REGION))
+        assert "Keyed" not in srv.client(access_key="SOMEONEELSE").list_tables()["TableNames"]

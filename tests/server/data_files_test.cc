@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "server/gzip_file.h"
 #include "server/import_sources.h"
@@ -118,6 +122,31 @@ TEST(ProgressTest, Lines) {
   EXPECT_EQ(FormatProgress("import T", 100, 1, -1), "import T: 100 items, 100 items/s");
   EXPECT_EQ(FormatProgress("import T", 10, 100, 0.5),
             "import T: 10 items, 0 items/s, 50%, about 1:40 left");
+}
+
+TEST(ProgressTest, ReportsAtMostOnceASecondThenSummarizes) {
+  std::ostringstream out;
+  ProgressReporter progress("import T", out, true, false);
+  progress.Update(10, 0.1);
+  EXPECT_EQ(out.str(), "");  // too soon
+  std::this_thread::sleep_for(std::chrono::milliseconds(1050));
+  progress.Update(20, 0.5);
+  progress.Update(30, 0.6);  // too soon again
+  EXPECT_EQ(out.str().rfind("import T: 20 items, ", 0), 0u) << out.str();
+  EXPECT_NE(out.str().find(", 50%, about "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(" s left\n"), std::string::npos) << out.str();
+  std::string reported = out.str();
+  EXPECT_EQ(std::count(reported.begin(), reported.end(), '\n'), 1);
+  progress.Finish(40);
+  EXPECT_NE(out.str().find("\nimport T: 40 items in 1."), std::string::npos) << out.str();
+
+  std::ostringstream quiet;
+  ProgressReporter disabled("import T", quiet, false, false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1050));
+  disabled.Update(5, -1);
+  EXPECT_EQ(quiet.str(), "");
+  disabled.Finish(5);  // the summary is always written
+  EXPECT_EQ(quiet.str().rfind("import T: 5 items in ", 0), 0u) << quiet.str();
 }
 
 TEST(ImportSourcesTest, ExportDirectoryFromItsManifests) {
