@@ -407,3 +407,29 @@ def test_import_into_a_per_key_database(tmp_path, start_server):
         assert mine.describe_table(TableName="Keyed")["Table"]["TableArn"].startswith(
             "arn:aws:dynamodb:{}:".format(REGION))
         assert "Keyed" not in srv.client(access_key="SOMEONEELSE").list_tables()["TableNames"]
+
+
+def test_lines_apply_in_file_order(tmp_path, start_server):
+    # A key given twice keeps its later line, within one batch of 25 and
+    # across batches alike.
+    schema = tmp_path / "Dup.json"
+    schema.write_text(json.dumps({
+        "TableName": "Dup", "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}))
+    lines = ['{"pk": {"S": "same-batch"}, "v": {"N": "1"}}',
+             '{"pk": {"S": "same-batch"}, "v": {"N": "2"}}',
+             '{"pk": {"S": "across"}, "v": {"N": "1"}}']
+    lines += ['{"pk": {"S": "filler%d"}}' % i for i in range(60)]
+    lines += ['{"pk": {"S": "across"}, "v": {"N": "2"}}']
+    items = tmp_path / "dup.jsonl"
+    items.write_text("\n".join(lines) + "\n")
+    data = tmp_path / "data"
+    _, err = run_ok("import", "--data-dir", data, "--create-table", schema, items)
+    assert "import Dup: 64 items in" in err, err
+    with start_server("--data-dir", str(data)) as srv:
+        client = srv.client()
+        for key in ("same-batch", "across"):
+            item = client.get_item(TableName="Dup", Key={"pk": {"S": key}})["Item"]
+            assert item["v"] == {"N": "2"}, key
+        assert client.describe_table(TableName="Dup")["Table"]["ItemCount"] == 62
