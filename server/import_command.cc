@@ -27,7 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kItemsPerBatch = 25;  // BatchWriteItem's limit
+// The reader stays at most this far ahead of the writer (large items
+// reach the byte bound first).
 constexpr size_t kQueuedChunks = 256;
+constexpr size_t kQueuedBytes = 64 << 20;
 
 // Up to 25 consecutive items of one file, or the reason the stream ends.
 struct Chunk {
@@ -35,6 +38,12 @@ struct Chunk {
   std::vector<std::string> items;
   std::vector<uint64_t> lines;  // each item's line number
   std::string error;            // set: the stream ends here, with this message
+
+  size_t bytes() const {
+    size_t total = 0;
+    for (const std::string& item : items) total += item.size();
+    return total;
+  }
 };
 
 // A bounded queue from the reader thread to the writer.
@@ -42,9 +51,14 @@ class ChunkQueue {
  public:
   // False when the consumer has stopped.
   bool Push(Chunk chunk) {
+    size_t bytes = chunk.bytes();
     std::unique_lock lock(mu_);
-    room_.wait(lock, [&] { return chunks_.size() < kQueuedChunks || stopped_; });
+    room_.wait(lock, [&] {
+      return chunks_.empty() || (chunks_.size() < kQueuedChunks && bytes_ < kQueuedBytes) ||
+             stopped_;
+    });
     if (stopped_) return false;
+    bytes_ += bytes;
     chunks_.push_back(std::move(chunk));
     ready_.notify_one();
     return true;
@@ -56,6 +70,7 @@ class ChunkQueue {
     if (chunks_.empty()) return std::nullopt;
     Chunk chunk = std::move(chunks_.front());
     chunks_.pop_front();
+    bytes_ -= chunk.bytes();
     room_.notify_one();
     return chunk;
   }
@@ -74,6 +89,7 @@ class ChunkQueue {
   std::mutex mu_;
   std::condition_variable ready_, room_;
   std::deque<Chunk> chunks_;
+  size_t bytes_ = 0;  // of the items in chunks_
   bool finished_ = false;
   bool stopped_ = false;
 };
