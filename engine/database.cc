@@ -81,7 +81,9 @@ Database::~Database() = default;
 
 Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options,
                                                  const Clock& clock) {
-  auto store = Store::Open({.in_memory = options.in_memory, .path = options.data_dir});
+  auto store = Store::Open({.in_memory = options.in_memory,
+                             .path = options.data_dir,
+                             .write_ahead_log = options.write_ahead_log});
   if (!store.ok()) return store.status();
   std::unique_ptr<Database> db(new Database(options, clock, std::move(store).value()));
   DDB_RETURN_IF_ERROR(db->LoadCatalog());

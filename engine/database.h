@@ -46,6 +46,10 @@ struct TableState;
 struct DatabaseOptions {
   bool in_memory = false;
   std::string data_dir;  // ignored when in_memory
+  // false for bulk loads (`localdynamo import`): writes skip the write-ahead
+  // log and are flushed when the database closes, so a crash mid-way loses
+  // the writes not flushed yet (the import is run again).
+  bool write_ahead_log = true;
   // Tables pass through CREATING / DELETING for this long (DynamoDB Local's
   // -delayTransientStatuses); 0: ACTIVE at once, gone at once.
   int64_t transient_status_millis = 0;

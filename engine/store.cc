@@ -1,6 +1,7 @@
 #include "engine/store.h"
 
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/env.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
@@ -75,11 +76,16 @@ struct Store::Rep {
   std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only; outlives db
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> families;  // owned; destroyed before db
+  rocksdb::WriteOptions write_options;
 
   rocksdb::ColumnFamilyHandle* cf(Family f) const { return families[static_cast<int>(f)]; }
 
   ~Rep() {
     if (db) {
+      // Without the write-ahead log the memtables hold the only copy.
+      if (write_options.disableWAL) {
+        db->Flush(rocksdb::FlushOptions(), families).PermitUncheckedError();
+      }
       for (auto* handle : families) db->DestroyColumnFamilyHandle(handle);
       db->Close();
       db.reset();
@@ -125,6 +131,9 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   // only up to this size.
   db_options.write_buffer_size = 8 << 20;
   db_options.db_write_buffer_size = 64 << 20;
+  // Without the log, the column families must flush together, or a crash
+  // could keep an item but not its index entries or statistics.
+  db_options.atomic_flush = !options.write_ahead_log;
   std::string path = options.path;
   if (options.in_memory) {
     rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -133,7 +142,10 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   }
   rocksdb::ColumnFamilyOptions cf_options(db_options);
   rocksdb::BlockBasedTableOptions table_options;
-  table_options.filter_policy.reset();
+  // Every write reads the item it replaces, and most of those reads (a new
+  // item, a bulk import) find nothing: a Bloom filter answers them without
+  // reading blocks from the SST files, for ~1.25 bytes per key.
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const char* name : kFamilyNames) descriptors.emplace_back(name, cf_options);
@@ -141,6 +153,7 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &rep->families, &raw);
   if (!s.ok()) return Status::Internal("cannot open the database at " + path + ": " + s.ToString());
   rep->db.reset(raw);
+  rep->write_options.disableWAL = !options.write_ahead_log;
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
 
@@ -156,7 +169,7 @@ Result<std::optional<std::string>> Store::Get(Family family, std::string_view ke
 }
 
 Status Store::Write(Batch& batch) {
-  return FromRocks(rep_->db->Write(rocksdb::WriteOptions(), &batch.rep_->batch));
+  return FromRocks(rep_->db->Write(rep_->write_options, &batch.rep_->batch));
 }
 
 std::unique_ptr<Store::Snapshot> Store::GetSnapshot() const {

@@ -28,6 +28,10 @@ class Store {
   struct Options {
     bool in_memory = false;
     std::string path;  // the data directory; ignored when in_memory
+    // false: writes skip RocksDB's write-ahead log and the memtables are
+    // flushed when the store closes. For bulk loads that are simply rerun
+    // if the process dies: a crash loses what was not flushed yet.
+    bool write_ahead_log = true;
   };
 
   // Opens (creating if missing) the database. Returns kInternal with RocksDB's

@@ -18,6 +18,7 @@
 #include "api/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "server/data_commands.h"
 #include "server/endpoint.h"
 #include "server/http_server.h"
 #include "server/options.h"
@@ -84,6 +85,8 @@ std::string FindModelsDir(const ddb::server::Options& options, const char* argv0
 int main(int argc, char** argv) {
   using namespace ddb;
   auto started = std::chrono::steady_clock::now();
+  // `localdynamo export|import|dump-models ...` work offline on a data directory.
+  if (auto data_command = server::RunDataCommand(argc, argv)) return *data_command;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;

@@ -73,7 +73,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   }
   if (vm.count("help")) {
     std::cout << "localdynamo " LOCALDYNAMO_VERSION " — a local DynamoDB-compatible server\n\n"
-              << all;
+              << all
+              << "\nOffline data commands (the server stopped): localdynamo export|import|"
+                 "dump-models --help\n";
     *exit_code = 0;
     return std::nullopt;
   }
