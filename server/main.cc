@@ -16,6 +16,7 @@
 #include "engine/clock.h"
 #include "engine/database.h"
 #include "server/endpoint.h"
+#include "server/healthcheck.h"
 #include "server/http_server.h"
 #include "server/options.h"
 #include "server/trigger_transport.h"
@@ -62,6 +63,7 @@ class Maintenance {
 
 int main(int argc, char** argv) {
   using namespace ddb;
+  if (auto health_exit = server::RunHealthCheckIfAsked(argc, argv)) return *health_exit;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;
