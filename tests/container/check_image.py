@@ -21,7 +21,8 @@ buildah mounts a directory of its own for an image's VOLUME, over any `-v`
 bind at the same path, and keeps it with the container; so the restart is a
 second `buildah run` of the same container, as `docker restart` would be.
 
-Prints what it measured: image size and start to first answered request.
+Prints what it measured: image size, start to first answered request, and
+the server's memory once started.
 """
 
 import argparse
@@ -132,6 +133,11 @@ class Run:
         uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
         return [int(u) for u in uid_line.split()[1:]]
 
+    def resident_kb(self):
+        status = Path("/proc", str(self.server_pid()), "status").read_text()
+        return int(next(line for line in status.splitlines()
+                        if line.startswith("VmRSS:")).split()[1])
+
     def check_data_in_volume(self, uid):
         """/data is a mount of its own (the volume), and the database files in
         it belong to the server's user."""
@@ -240,6 +246,7 @@ def first_run(buildah, container, config, uid, log_dir):
     run = Run(buildah, container, argv, log_dir)
     try:
         startup = run.wait_answering(url)
+        print("server memory after start (RSS): {:.1f} MB".format(run.resident_kb() / 1024))
         uids = run.server_uid()
         check(all(u == uid for u in uids), "the server runs with uids {}".format(uids))
         run.check_data_in_volume(uid)
