@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the GoogleTest suites (engine, api,
 # server), the end-to-end suite, which starts the real binary and drives
-# it with boto3 and the AWS CLI, and the browser tests of the web console
-# (chromium driven by playwright-core).
+# it with boto3, the AWS CLI and the AWS SDK for JavaScript, and the browser
+# tests of the web console (chromium driven by playwright-core); then builds
+# the container image and tests it end to end (scripts/container-test.sh;
+# needs root or sudo; skip it with LOCALDYNAMO_SKIP_CONTAINER_TEST=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
-cd build
-ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+(cd build && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)")
+if [[ "${LOCALDYNAMO_SKIP_CONTAINER_TEST:-0}" != 1 ]]; then
+  scripts/container-test.sh
+fi

@@ -20,6 +20,7 @@
 #include "engine/database.h"
 #include "server/data_commands.h"
 #include "server/endpoint.h"
+#include "server/healthcheck.h"
 #include "server/http_server.h"
 #include "server/options.h"
 #include "server/trigger_transport.h"
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
   auto started = std::chrono::steady_clock::now();
   // `localdynamo export|import|dump-models ...` work offline on a data directory.
   if (auto data_command = server::RunDataCommand(argc, argv)) return *data_command;
+  if (auto health_exit = server::RunHealthCheckIfAsked(argc, argv)) return *health_exit;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;

@@ -3,6 +3,10 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <string_view>
+#include <vector>
+
+#include "server/healthcheck.h"
 
 #ifndef LOCALDYNAMO_VERSION
 #define LOCALDYNAMO_VERSION "dev"
@@ -10,9 +14,29 @@
 
 namespace ddb::server {
 namespace po = boost::program_options;
+namespace {
+
+// Scripts written for DynamoDB Local run `java [JVM options] -jar
+// DynamoDBLocal.jar [its options]`, and its container image takes everything
+// after `java` as arguments. The JVM's own options (-Dproperty=value, -Xmx1g,
+// -XX:+Flag) mean nothing here; they are dropped before parsing.
+std::vector<char*> WithoutJvmOptions(int argc, char** argv) {
+  std::vector<char*> kept;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    bool jvm_option = i > 0 && (arg.starts_with("-D") || arg.starts_with("-X"));
+    if (!jvm_option) kept.push_back(argv[i]);
+  }
+  return kept;
+}
+
+}  // namespace
 
 std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   Options options;
+  const std::string healthcheck_help =
+      "as the first argument: GET URL (default " + std::string(kDefaultHealthCheckUrl) +
+      "), exit 0 if it answers 200, else 1 (the container image's HEALTHCHECK)";
   po::options_description own("localdynamo options");
   own.add_options()
       ("help", "print this help and exit")
@@ -48,7 +72,10 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "preload none of the built-in models (--model folders still load)")
       ("sample-items", po::bool_switch(&options.sample_items),
        "also load the models' sample items into the tables created at start")
-      ("no-console", "turn off the web console (GET / then answers the health check to browsers too)");
+      ("no-console", "turn off the web console (GET / then answers the health check to browsers too)")
+      ("healthcheck",
+       po::value<std::string>()->value_name("URL")->implicit_value(kDefaultHealthCheckUrl),
+       healthcheck_help.c_str());
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -57,14 +84,22 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("delayTransientStatuses", "tables pass through CREATING and DELETING for half a second")
       ("cors", po::value<std::string>()->implicit_value("*"), "answer CORS preflights and add CORS headers")
       ("optimizeDbBeforeStartup", "accepted; has no effect here (RocksDB needs no optimizing)")
-      ("disableTelemetry", "accepted; has no effect here (localdynamo sends no telemetry)");
+      ("disableTelemetry", "accepted; has no effect here (localdynamo sends no telemetry)")
+      ("jar", po::value<std::string>()->value_name("FILE"),
+       "accepted and ignored, as are JVM options (-D…, -X…), so `-jar DynamoDBLocal.jar …` "
+       "command lines work unchanged");
   po::options_description all;
   all.add(own).add(local);
 
   po::variables_map vm;
   try {
     auto style = po::command_line_style::default_style | po::command_line_style::allow_long_disguise;
-    po::store(po::command_line_parser(argc, argv).options(all).style(style).run(), vm);
+    std::vector<char*> args = WithoutJvmOptions(argc, argv);
+    po::store(po::command_line_parser(static_cast<int>(args.size()), args.data())
+                  .options(all)
+                  .style(style)
+                  .run(),
+              vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "localdynamo: " << e.what() << "\n\n" << all;
@@ -82,6 +117,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("version")) {
     std::cout << "localdynamo " LOCALDYNAMO_VERSION "\n";
     *exit_code = 0;
+    return std::nullopt;
+  }
+  if (vm.count("healthcheck")) {
+    std::cerr << "localdynamo: --healthcheck must be the first argument\n";
+    *exit_code = 2;
     return std::nullopt;
   }
   if (vm.count("inMemory")) options.in_memory = true;
