@@ -16,7 +16,7 @@ The peers come from bench/package.json + package-lock.json (pinned), installed
 into bench/node_modules with `npm ci` on the first run. nginx comes from the
 system (Debian: apt-get install nginx-light). Needs wrk and build/localdynamo.
 
-  bench/peers.py            the full run (about 25 minutes on 2 cores)
+  bench/peers.py            the full run (about 30 minutes on 2 cores)
   bench/peers.py --quick    a fast check (about 3 minutes)
 See bench/README.md for what each figure means.
 """
@@ -89,6 +89,13 @@ def rss_mb(pid):
             if line.startswith("VmRSS"):
                 return int(line.split()[1]) / 1024.0
     return 0.0
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process, all its threads."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def dir_bytes(path):
@@ -242,12 +249,15 @@ def prepare(server):
     return unsupported
 
 
-def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_loaded=None):
-    """Runs wrk; returns dict(rate, p50, p99, p999 in ms, errors, requests)."""
+def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_loaded=None,
+        pid=None):
+    """Runs wrk; returns dict(rate, p50, p99, p999 in ms, errors, requests and,
+    given the server's pid, cpu_us: the server's CPU time per request)."""
     env = dict(os.environ, BENCH_TARGET=target and "DynamoDB_20120810." + target,
                BENCH_BODY=body, BENCH_MOD=str(mod), BENCH_TOTAL=str(total))
     command = ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
                "-s", LUA, "http://127.0.0.1:%d/" % port]
+    cpu_before = cpu_seconds(pid) if pid else 0.0
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     out = []
@@ -257,6 +267,7 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
             on_loaded(line)
             proc.send_signal(signal.SIGINT)
     proc.wait()
+    cpu = cpu_seconds(pid) - cpu_before if pid else 0.0
     text = "".join(out)
     found = re.search(r"BENCH requests=(\d+) errors=(\d+) seconds=([\d.]+) "
                       r"p50=(\d+) p99=(\d+) p999=(\d+)", text)
@@ -267,7 +278,8 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
     return {"rate": max(0, requests - errors) / seconds_run, "errors": errors,
             "requests": requests, "p50": int(found.group(4)) / 1000.0,
             "p99": int(found.group(5)) / 1000.0, "p999": int(found.group(6)) / 1000.0,
-            "batches": max([0] + [int(l.split()[1]) for l in out if l.startswith("BATCHES")])}
+            "batches": max([0] + [int(l.split()[1]) for l in out if l.startswith("BATCHES")]),
+            "cpu_us": cpu * 1e6 / max(1, requests)}
 
 
 # ---------------------------------------------------------------- throughput
@@ -283,23 +295,24 @@ def throughput(servers, connections_list, seconds, rounds):
                 for server in servers:
                     if label == HTTP_ONLY:
                         if server.kind == "localdynamo":
-                            run = wrk(server.port, seconds, connections)
+                            run = wrk(server.port, seconds, connections, pid=server.proc.pid)
                         elif server.kind == "nginx":
                             run = wrk(server.port, seconds, connections, "GetItem",
-                                      json.dumps(OPS[0][2]))
+                                      json.dumps(OPS[0][2]), pid=server.proc.pid)
                         else:
                             continue
                     elif server.kind == "nginx" or label in server.unsupported:
                         continue
                     else:
-                        run = wrk(server.port, seconds, connections, target, body, mod)
+                        run = wrk(server.port, seconds, connections, target, body, mod,
+                                  pid=server.proc.pid)
                     raw.setdefault((label, connections, server.name), []).append(run)
             print("  measured {} at {} connections".format(label, connections),
                   file=sys.stderr, flush=True)
     results = {}
     for key, runs in raw.items():
         results[key] = {field: statistics.median(r[field] for r in runs)
-                        for field in ("rate", "p50", "p99", "p999")}
+                        for field in ("rate", "p50", "p99", "p999", "cpu_us")}
         results[key]["errors"] = sum(r["errors"] for r in runs)
     return results
 
@@ -310,8 +323,8 @@ def ratio(value, base):
 
 def print_throughput(results, servers, connections_list, reference):
     print("| connections | operation | server | ops/s (÷ {0}) | p50 ms (÷) | p99 ms (÷) "
-          "| p99.9 ms (÷) | errors |".format(reference))
-    print("|---|---|---|---|---|---|---|---|")
+          "| p99.9 ms (÷) | errors | server CPU µs/op (÷) |".format(reference))
+    print("|---|---|---|---|---|---|---|---|---|")
     labels = [op[0] for op in OPS] + [HTTP_ONLY]
     for connections in connections_list:
         for label in labels:
@@ -319,15 +332,16 @@ def print_throughput(results, servers, connections_list, reference):
             for server in servers:
                 r = results.get((label, connections, server.name))
                 if label in server.unsupported:
-                    print("| {} | {} | {} | not supported: {} | | | | |".format(
+                    print("| {} | {} | {} | not supported: {} | | | | | |".format(
                         connections, label, server.name, server.unsupported[label]))
                 if not r:
                     continue
                 cells = ["{:,.0f}{}".format(r["rate"], ratio(r["rate"], base and base["rate"]))]
                 for field in ("p50", "p99", "p999"):
                     cells.append("{:.2f}{}".format(r[field], ratio(r[field], base and base[field])))
-                print("| {} | {} | {} | {} | {} |".format(connections, label, server.name,
-                                                          " | ".join(cells), r["errors"]))
+                cpu = "{:.0f}{}".format(r["cpu_us"], ratio(r["cpu_us"], base and base["cpu_us"]))
+                print("| {} | {} | {} | {} | {} | {} |".format(
+                    connections, label, server.name, " | ".join(cells), r["errors"], cpu))
 
 
 def print_targets(results, connections_list):
@@ -456,6 +470,8 @@ def main():
     parser.add_argument("--seconds", type=int, default=3, help="per wrk run (default 3)")
     parser.add_argument("--rounds", type=int, default=3, help="A B C rounds (default 3)")
     parser.add_argument("--items", type=int, default=1_000_000, help="bulk-load size")
+    parser.add_argument("--load-cap", type=int, default=180,
+                        help="seconds a bulk load may take before it is cut short")
     parser.add_argument("--only", choices=["throughput", "memory", "scale"], action="append",
                         help="run only these parts (repeatable)")
     args = parser.parse_args()
@@ -483,7 +499,7 @@ def main():
         print_throughput(results, servers, connections, "ld-memory")
         print_targets(results, connections)
     if "memory" in parts:
-        rows = start_and_memory(SERVERS, args.items, starts, 300 if not args.quick else 60)
+        rows = start_and_memory(SERVERS, args.items, starts, args.load_cap)
         print_memory(rows, args.items)
     if "scale" in parts:
         print("\nQuery on {:,} items vs 2,000 (bench/query_scale.py, ld-memory):".format(
