@@ -3,7 +3,8 @@
 -- X-Amz-Date), and a done() that prints what the table needs.
 --   BENCH_TARGET  e.g. DynamoDB_20120810.GetItem ("" sends GET /)
 --   BENCH_BODY    the JSON body; {n} is the request counter modulo BENCH_MOD
---                 (default 1000), {id} is unique within the run
+--                 (default 1000), {id} is unique within the run, each {r}
+--                 becomes its own 104 random hex digits (incompressible data)
 --   BENCH_TOTAL   if set (bulk loading with BatchWriteItem): send batches
 --                 until this many are acknowledged (at most one per connection
 --                 more), then only ListTables; print "BATCHES n" every 1,000
@@ -21,6 +22,13 @@ local counter = 0
 local batches = 0
 local bad = 0
 local idle_headers = {}
+local has_random = body:find("{r}", 1, true) ~= nil
+
+local function random_hex()
+  local parts = {}
+  for i = 1, 13 do parts[i] = string.format("%08x", math.random(0, 0x7fffffff)) end
+  return table.concat(parts)
+end
 
 if target ~= "" then
   wrk.method = "POST"
@@ -41,6 +49,7 @@ request = function()
     return wrk.format(nil, nil, idle_headers, "{}")
   end
   local b = body:gsub("{n}", tostring(counter % mod)):gsub("{id}", tostring(counter))
+  if has_random then b = b:gsub("{r}", random_hex) end
   return wrk.format(nil, nil, nil, b)
 end
 
