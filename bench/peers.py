@@ -17,7 +17,7 @@ into bench/node_modules with `npm ci` on the first run. nginx comes from the
 system (Debian: apt-get install nginx-light). Needs wrk and build/localdynamo.
 
   bench/peers.py            the full run (about 30 minutes on 2 cores)
-  bench/peers.py --quick    a fast check (about 3 minutes)
+  bench/peers.py --quick    a fast check (about 1–2 minutes)
 See bench/README.md for what each figure means.
 """
 import argparse
