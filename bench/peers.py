@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+"""localdynamo against the other DynamoDB emulators, measured side by side.
+
+One command, one table. Starts every server fresh (localdynamo in memory and
+persistent, Dynoxide, dynalite, and nginx answering a fixed body as the
+ceiling of what any HTTP server does on this machine), then for each
+connection count and operation runs wrk (one thread) against each server in
+turn, round after round (A B C D A B C D ...), so that a burst of load from
+elsewhere on the machine hits every server alike. Each cell is the median
+over the rounds. Then, one server at a time: cold start, idle RSS, a bulk load
+(BatchWriteItem of 25) with the load rate, RSS after it and, for persistent
+localdynamo, bytes on disk per item; and bench/query_scale.py for Query
+latency on a large table against a small one.
+
+The peers come from bench/package.json + package-lock.json (pinned), installed
+into bench/node_modules with `npm ci` on the first run. nginx comes from the
+system (Debian: apt-get install nginx-light). Needs wrk and build/localdynamo.
+
+  bench/peers.py            the full run (about 30 minutes on 2 cores)
+  bench/peers.py --quick    a fast check (about 1–2 minutes)
+See bench/README.md for what each figure means.
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+LUA = os.path.join(BENCH, "peers.lua")
+HEADERS = {
+    "Content-Type": "application/x-amz-json-1.0",
+    "X-Amz-Date": "20260101T000000Z",
+    "Authorization": "AWS4-HMAC-SHA256 Credential=bench/20260101/us-east-1/dynamodb/"
+                     "aws4_request, SignedHeaders=host;x-amz-date, Signature=0000",
+}
+NGINX_CONF = """daemon off; master_process off; worker_processes 1;
+error_log {dir}/error.log; pid {dir}/nginx.pid;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  client_body_temp_path {dir}; proxy_temp_path {dir}; fastcgi_temp_path {dir};
+  uwsgi_temp_path {dir}; scgi_temp_path {dir};
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{ default_type application/x-amz-json-1.0; return 200 '{{"Item":{{}}}}'; }}
+  }}
+}}
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(port, op, body, timeout=60):
+    """One request; returns (status, parsed body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = dict(HEADERS, **{"X-Amz-Target": "DynamoDB_20120810." + op})
+        conn.request("POST", "/", body=json.dumps(body), headers=headers)
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def must(port, op, body):
+    status, data = call(port, op, body)
+    if status != 200:
+        raise RuntimeError("{} answered {}: {}".format(op, status, data))
+    return data
+
+
+def rss_mb(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process, all its threads."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def dir_bytes(path):
+    total = 0
+    for parent, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(parent, name))
+            except OSError:
+                pass
+    return total
+
+
+class Server:
+    """One server process: how to start it, on a fresh port and data dir."""
+
+    def __init__(self, name, kind, persistent=False):
+        self.name, self.kind, self.persistent = name, kind, persistent
+        self.unsupported = {}  # operation label -> the error it answers
+        self.proc = None
+        self.port = None
+        self.dir = None
+
+    def command(self):
+        port = str(self.port)
+        if self.kind == "localdynamo":
+            store = ["--data-dir", os.path.join(self.dir, "data")] if self.persistent \
+                else ["--in-memory"]
+            return [os.path.join(ROOT, "build", "localdynamo"), "--port", port] + store
+        if self.kind == "dynoxide":
+            return [os.path.join(BENCH, "node_modules", "@dynoxide", "linux-x64", "dynoxide"),
+                    "--port", port]
+        if self.kind == "dynalite":
+            return ["node", os.path.join(BENCH, "node_modules", "dynalite", "cli.js"),
+                    "--host", "127.0.0.1", "--port", port, "--createTableMs", "0"]
+        conf = os.path.join(self.dir, "nginx.conf")
+        with open(conf, "w") as out:
+            out.write(NGINX_CONF.format(dir=self.dir, port=port))
+        return ["nginx", "-p", self.dir, "-c", conf]
+
+    def start(self):
+        """Starts the process; returns ms from spawn to the first answered request."""
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="peers-" + self.name + "-")
+        command = self.command()
+        started = time.perf_counter()
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                status, _ = call(self.port, "ListTables", {}, timeout=1)
+                if status == 200:
+                    return (time.perf_counter() - started) * 1000
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError("{} exited at start: {}".format(self.name, command))
+            if time.perf_counter() - started > 30:
+                raise RuntimeError("{} did not answer within 30 s".format(self.name))
+            time.sleep(0.0005)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def cleanup(self):
+        self.stop()
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = None
+
+
+# ---------------------------------------------------------------- workload
+
+def table_request(name, stream=False):
+    request = {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "N"}]}
+    if stream:
+        request["StreamSpecification"] = {"StreamEnabled": True,
+                                          "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    return request
+
+
+def item(pk, sk, marker="{n}"):
+    return {"pk": {"S": pk}, "sk": {"N": str(sk)}, "name": {"S": "Ada Lovelace"},
+            "age": {"N": "36"}, "tags": {"SS": ["math", "poetry"]}, "n": {"S": marker}}
+
+
+def puts(table, items):
+    return {"RequestItems": {table: [{"PutRequest": {"Item": i}} for i in items]}}
+
+
+# (label, target, body template, {n} modulo). {n} keeps concurrent requests on
+# distinct keys (one wrk thread counts requests), so no transaction conflicts.
+OPS = [
+    ("GetItem", "GetItem",
+     {"TableName": "bench", "Key": {"pk": {"S": "user#{n}"}, "sk": {"N": "0"}}}, 1000),
+    ("PutItem", "PutItem", {"TableName": "bench", "Item": item("user#{n}", 0)}, 1000),
+    ("UpdateItem ADD", "UpdateItem",
+     {"TableName": "bench", "Key": {"pk": {"S": "user#{n}"}, "sk": {"N": "0"}},
+      "UpdateExpression": "ADD hits :one", "ExpressionAttributeValues": {":one": {"N": "1"}}},
+     1000),
+    ("Query 10 items", "Query",
+     {"TableName": "bench", "KeyConditionExpression": "pk = :p",
+      "ExpressionAttributeValues": {":p": {"S": "q#{n}"}}}, 100),
+    ("BatchWriteItem 25", "BatchWriteItem",
+     puts("bench", [item("b#{n}", i) for i in range(25)]), 1000),
+    ("TransactWriteItems 4", "TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "bench", "Item": item("t#{n}", i)}}
+                        for i in range(4)]}, 1000),
+    ("PutItem, stream on", "PutItem", {"TableName": "streamed", "Item": item("user#{n}", 0)},
+     1000),
+]
+HTTP_ONLY = "HTTP only"  # health check (GET /) on localdynamo; nginx's fixed body
+
+
+def prepare(server):
+    """Creates the tables and the items GetItem and Query read; returns the
+    operations the server does not support, each with its answer."""
+    for request in (table_request("bench"), table_request("streamed", stream=True)):
+        must(server.port, "CreateTable", request)
+        for _ in range(200):
+            table = must(server.port, "DescribeTable", {"TableName": request["TableName"]})
+            if table["Table"]["TableStatus"] == "ACTIVE":
+                break
+            time.sleep(0.05)
+    seed = [item("user#%d" % n, 0, "seed") for n in range(1000)]
+    seed += [item("q#%d" % n, sk, "seed") for n in range(100) for sk in range(10)]
+    for start in range(0, len(seed), 25):
+        must(server.port, "BatchWriteItem", puts("bench", seed[start:start + 25]))
+    unsupported = {}
+    for label, target, body, _ in OPS:  # every request must work before it is timed
+        status, data = call(server.port, target, json.loads(json.dumps(body).replace("{n}", "7")))
+        if status != 200:
+            unsupported[label] = data.get("__type", str(status)).split("#")[-1]
+            continue
+        if label == "GetItem" and "Item" not in data:
+            raise RuntimeError("{}: GetItem found no item".format(server.name))
+        if label == "Query 10 items" and data.get("Count") != 10:
+            raise RuntimeError("{}: Query returned {}".format(server.name, data.get("Count")))
+    return unsupported
+
+
+def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_loaded=None,
+        pid=None):
+    """Runs wrk; returns dict(rate, p50, p99, p999 in ms, errors, requests and,
+    given the server's pid, cpu_us: the server's CPU time per request)."""
+    env = dict(os.environ, BENCH_TARGET=target and "DynamoDB_20120810." + target,
+               BENCH_BODY=body, BENCH_MOD=str(mod), BENCH_TOTAL=str(total))
+    command = ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
+               "-s", LUA, "http://127.0.0.1:%d/" % port]
+    cpu_before = cpu_seconds(pid) if pid else 0.0
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    out = []
+    for line in proc.stdout:
+        out.append(line)
+        if line.startswith("LOADED") and on_loaded:
+            on_loaded(line)
+            proc.send_signal(signal.SIGINT)
+    proc.wait()
+    cpu = cpu_seconds(pid) - cpu_before if pid else 0.0
+    text = "".join(out)
+    found = re.search(r"BENCH requests=(\d+) errors=(\d+) seconds=([\d.]+) "
+                      r"p50=(\d+) p99=(\d+) p999=(\d+)", text)
+    if not found:
+        raise RuntimeError("wrk printed no summary: " + text)
+    requests, errors = int(found.group(1)), int(found.group(2))
+    seconds_run = float(found.group(3))
+    return {"rate": max(0, requests - errors) / seconds_run, "errors": errors,
+            "requests": requests, "p50": int(found.group(4)) / 1000.0,
+            "p99": int(found.group(5)) / 1000.0, "p999": int(found.group(6)) / 1000.0,
+            "batches": max([0] + [int(l.split()[1]) for l in out if l.startswith("BATCHES")]),
+            "cpu_us": cpu * 1e6 / max(1, requests)}
+
+
+# ---------------------------------------------------------------- throughput
+
+def throughput(servers, connections_list, seconds, rounds):
+    """results[(op, connections, server name)] = medians over the rounds."""
+    raw = {}
+    for connections in connections_list:
+        cases = [(label, target, json.dumps(body), mod) for label, target, body, mod in OPS]
+        cases.append((HTTP_ONLY, None, None, 1))
+        for label, target, body, mod in cases:
+            for _ in range(rounds):
+                for server in servers:
+                    if label == HTTP_ONLY:
+                        if server.kind == "localdynamo":
+                            run = wrk(server.port, seconds, connections, pid=server.proc.pid)
+                        elif server.kind == "nginx":
+                            run = wrk(server.port, seconds, connections, "GetItem",
+                                      json.dumps(OPS[0][2]), pid=server.proc.pid)
+                        else:
+                            continue
+                    elif server.kind == "nginx" or label in server.unsupported:
+                        continue
+                    else:
+                        run = wrk(server.port, seconds, connections, target, body, mod,
+                                  pid=server.proc.pid)
+                    raw.setdefault((label, connections, server.name), []).append(run)
+            print("  measured {} at {} connections".format(label, connections),
+                  file=sys.stderr, flush=True)
+    results = {}
+    for key, runs in raw.items():
+        results[key] = {field: statistics.median(r[field] for r in runs)
+                        for field in ("rate", "p50", "p99", "p999", "cpu_us")}
+        results[key]["errors"] = sum(r["errors"] for r in runs)
+    return results
+
+
+def ratio(value, base):
+    return "" if not base else " ({:.2f})".format(value / base)
+
+
+def print_throughput(results, servers, connections_list, reference):
+    print("| connections | operation | server | ops/s (÷ {0}) | p50 ms (÷) | p99 ms (÷) "
+          "| p99.9 ms (÷) | errors | server CPU µs/op (÷) |".format(reference))
+    print("|---|---|---|---|---|---|---|---|---|")
+    labels = [op[0] for op in OPS] + [HTTP_ONLY]
+    for connections in connections_list:
+        for label in labels:
+            base = results.get((label, connections, reference))
+            for server in servers:
+                r = results.get((label, connections, server.name))
+                if label in server.unsupported:
+                    print("| {} | {} | {} | not supported: {} | | | | | |".format(
+                        connections, label, server.name, server.unsupported[label]))
+                if not r:
+                    continue
+                cells = ["{:,.0f}{}".format(r["rate"], ratio(r["rate"], base and base["rate"]))]
+                for field in ("p50", "p99", "p999"):
+                    cells.append("{:.2f}{}".format(r[field], ratio(r[field], base and base[field])))
+                cpu = "{:.0f}{}".format(r["cpu_us"], ratio(r["cpu_us"], base and base["cpu_us"]))
+                print("| {} | {} | {} | {} | {} | {} |".format(
+                    connections, label, server.name, " | ".join(cells), r["errors"], cpu))
+
+
+def print_targets(results, connections_list):
+    """The issue's throughput targets, checked against this run: by throughput,
+    and by server CPU per request (what the throughput ratio becomes when each
+    server has a core to itself; other load on the machine barely moves it)."""
+    print("\n| target | by ops/s | by CPU µs/op | met (ops/s) |\n|---|---|---|---|")
+    peers = ("dynoxide", "dynalite")
+
+    def row(text, by_rate, by_cpu, goal):
+        print("| {} | {:.2f} | {:.2f} | {} |".format(text, by_rate, by_cpu,
+                                                   "yes" if by_rate >= goal else "no"))
+
+    for connections in [c for c in connections_list if c >= 16]:
+        for label in [op[0] for op in OPS]:
+            ours = results.get((label, connections, "ld-memory"))
+            theirs = [results[(label, connections, p)] for p in peers
+                      if (label, connections, p) in results]
+            if ours and theirs:
+                best = max(theirs, key=lambda r: r["rate"])
+                row("{} at {}: ≥ 4× the best other emulator".format(label, connections),
+                    ours["rate"] / best["rate"],
+                    min(r["cpu_us"] for r in theirs) / ours["cpu_us"], 4)
+        ceiling = results.get((HTTP_ONLY, connections, "nginx"))
+        get = results.get(("GetItem", connections, "ld-memory"))
+        if ceiling and get:
+            row("GetItem at {}: ≥ 0.6 of the trivial server".format(connections),
+                get["rate"] / ceiling["rate"], ceiling["cpu_us"] / get["cpu_us"], 0.6)
+        slowest = min(((results[(op[0], connections, "ld-persistent")]["rate"] /
+                        results[(op[0], connections, "ld-memory")]["rate"]), op[0])
+                      for op in OPS if (op[0], connections, "ld-persistent") in results)
+        worst_cpu = min(results[(op[0], connections, "ld-memory")]["cpu_us"] /
+                        results[(op[0], connections, "ld-persistent")]["cpu_us"]
+                        for op in OPS if (op[0], connections, "ld-persistent") in results)
+        row("persistent within 10% of in memory at {} (worst: {})".format(
+            connections, slowest[1]), slowest[0], worst_cpu, 0.9)
+        if connections == 16:
+            worst = max((results[(op[0], 16, "ld-memory")]["p99"], op[0]) for op in OPS
+                        if (op[0], 16, "ld-memory") in results)
+            print("| p99 < 1 ms at 16 | worst {:.2f} ms ({}) | | {} |".format(
+                worst[0], worst[1], "yes" if worst[0] < 1 else "no"))
+
+
+# ---------------------------------------------------------------- start-up and memory
+
+def start_and_memory(specs, items, starts, load_seconds_cap):
+    """Per server: cold start (median of `starts`), idle RSS, bulk load figures."""
+    rows = []
+    for name, kind, persistent in specs:
+        colds, idle = [], 0.0
+        for _ in range(starts):
+            server = Server(name, kind, persistent)
+            try:
+                colds.append(server.start())
+                time.sleep(1.0)
+                idle = rss_mb(server.proc.pid)
+            finally:
+                server.cleanup()
+        row = {"name": name, "cold": statistics.median(colds), "cold_min": min(colds),
+               "idle": idle}
+        if kind != "nginx":
+            row.update(bulk_load(Server(name, kind, persistent), items, load_seconds_cap))
+        rows.append(row)
+        print("  measured start and memory of " + name, file=sys.stderr, flush=True)
+    return rows
+
+
+def bulk_load(server, items, cap_seconds):
+    """Loads `items` items with BatchWriteItem 25 from wrk at 16 connections."""
+    try:
+        server.start()
+        must(server.port, "CreateTable", table_request("load"))
+        time.sleep(0.1)
+        empty_bytes = 0
+        if server.persistent:
+            empty_bytes = dir_bytes(server.dir)
+        body = json.dumps(puts("load", [
+            {"pk": {"S": "load#{id}"}, "sk": {"N": str(i)}, "payload": {"S": "{r}"},
+             "n": {"N": "{id}"}} for i in range(25)]))
+        loaded_at = []
+        started = time.perf_counter()
+        run = wrk(server.port, cap_seconds, 16, "BatchWriteItem", body,
+                  total=items // 25, on_loaded=lambda line: loaded_at.append(time.perf_counter()))
+        elapsed = (loaded_at[0] if loaded_at else time.perf_counter()) - started
+        loaded = items if loaded_at else run["batches"] * 25
+        result = {"loaded": loaded, "load_rate": loaded / elapsed, "load_errors": run["errors"],
+                  "rss_loaded": rss_mb(server.proc.pid), "finished": bool(loaded_at)}
+        if server.persistent:
+            server.stop()  # a clean close: what stays on disk
+            result["bytes_per_item"] = (dir_bytes(server.dir) - empty_bytes) / loaded
+        return result
+    finally:
+        server.cleanup()
+
+
+def print_memory(rows, items):
+    print("\n| server | start → first answer, ms (median, min) | idle RSS MB "
+          "| load {:,} items: items/s | RSS after load MB | bytes on disk per item |".format(items))
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        load = "—"
+        if "load_rate" in row:
+            load = "{:,.0f}".format(row["load_rate"])
+            if not row["finished"]:
+                load += " (stopped after {:,} items)".format(row["loaded"])
+            if row["load_errors"]:
+                load += ", {} errors".format(row["load_errors"])
+        print("| {} | {:.1f}, {:.1f} | {:.1f} | {} | {} | {} |".format(
+            row["name"], row["cold"], row["cold_min"], row["idle"], load,
+            "{:.0f}".format(row["rss_loaded"]) if "rss_loaded" in row else "—",
+            "{:.0f}".format(row["bytes_per_item"]) if "bytes_per_item" in row else "—"))
+
+
+# ---------------------------------------------------------------- main
+
+def ensure_peers():
+    if not os.path.exists(os.path.join(BENCH, "node_modules", "dynalite", "cli.js")) or \
+            not os.path.exists(os.path.join(BENCH, "node_modules", "@dynoxide")):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=BENCH, check=True)
+    for tool in ("wrk", "nginx", "node"):
+        if not shutil.which(tool):
+            sys.exit("peers.py needs {} (Debian: apt-get install wrk nginx-light nodejs)"
+                     .format(tool))
+    if not os.path.exists(os.path.join(ROOT, "build", "localdynamo")):
+        sys.exit("build localdynamo first (build/localdynamo)")
+
+
+SERVERS = [("ld-memory", "localdynamo", False), ("ld-persistent", "localdynamo", True),
+           ("dynoxide", "dynoxide", False), ("dynalite", "dynalite", False),
+           ("nginx", "nginx", False)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="1 s per case, 1 round, 16 connections, 20,000-item load")
+    parser.add_argument("--seconds", type=int, default=3, help="per wrk run (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="A B C rounds (default 3)")
+    parser.add_argument("--items", type=int, default=1_000_000, help="bulk-load size")
+    parser.add_argument("--load-cap", type=int, default=180,
+                        help="seconds a bulk load may take before it is cut short")
+    parser.add_argument("--servers", help="comma-separated subset of " +
+                        ",".join(spec[0] for spec in SERVERS))
+    parser.add_argument("--only", choices=["throughput", "memory", "scale"], action="append",
+                        help="run only these parts (repeatable)")
+    args = parser.parse_args()
+    connections = [1, 16, 64]
+    starts = 5
+    if args.quick:
+        args.seconds, args.rounds, args.items, connections, starts = 1, 1, 20_000, [16], 3
+    parts = args.only or ["throughput", "memory", "scale"]
+    specs = [spec for spec in SERVERS
+             if not args.servers or spec[0] in args.servers.split(",")]
+    ensure_peers()
+
+    print("load average before: {}".format(open("/proc/loadavg").read().split()[:3]))
+    print("wrk: one thread; each cell the median of {} runs of {} s; ratios to ld-memory\n"
+          .format(args.rounds, args.seconds))
+    if "throughput" in parts:
+        servers = [Server(*spec) for spec in specs]
+        try:
+            for server in servers:
+                server.start()
+                if server.kind != "nginx":
+                    server.unsupported = prepare(server)
+            results = throughput(servers, connections, args.seconds, args.rounds)
+        finally:
+            for server in servers:
+                server.cleanup()
+        print_throughput(results, servers, connections, "ld-memory")
+        print_targets(results, connections)
+    if "memory" in parts:
+        rows = start_and_memory(specs, args.items, starts, args.load_cap)
+        print_memory(rows, args.items)
+    if "scale" in parts:
+        print("\nQuery on {:,} items vs 2,000 (bench/query_scale.py, ld-memory):".format(
+            args.items), flush=True)
+        subprocess.run([sys.executable, os.path.join(BENCH, "query_scale.py"), "--items",
+                        str(args.items), "--seconds", str(max(2, args.seconds))], check=True)
+    print("\nload average after: {}".format(open("/proc/loadavg").read().split()[:3]))
+
+
+if __name__ == "__main__":
+    main()
