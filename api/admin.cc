@@ -41,8 +41,7 @@ std::string ClockJson(const engine::ShiftableClock& clock) {
 
 ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view body) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!ParseUntrustedJson(body, doc) || !doc.IsObject()) {
     return ApiError::Validation("The body must be a JSON object");
   }
   RequestReader r(doc);

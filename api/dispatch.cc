@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "api/json_reader.h"
 #include "api/operations.h"
 
 namespace ddb::api {
@@ -70,32 +71,6 @@ Handler FindHandler(std::string_view target) {
 
 Response ErrorResponse(const ApiError& error) { return {error.http_status, RenderError(error)}; }
 
-// Attribute values nest at most 32 levels of two JSON levels each ({"M":{…}});
-// this leaves room for deeper ones to get DynamoDB's own nesting error.
-constexpr int kMaxJsonNesting = 256;
-
-// Whether the brackets of `json` (outside strings) nest deeper than `limit`.
-bool JsonNestingExceeds(std::string_view json, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;  // skip the escaped character
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > limit) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -112,11 +87,8 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
   if (!handler) return ErrorResponse(ApiError::UnknownOperation());
   // A request nests far less than this; deeper input is refused before any
   // recursive code (ours or RapidJSON's writer) could see it.
-  if (JsonNestingExceeds(body, kMaxJsonNesting)) return ErrorResponse(ApiError::Serialization(""));
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
-      body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!ParseUntrustedJson(body, doc) || !doc.IsObject()) {
     return ErrorResponse(ApiError::Serialization(""));
   }
   Context context{db, caller};

@@ -161,8 +161,7 @@ bool MatchObject(const Value& pattern, const Value* event) {
 
 ApiResult<EventFilter> EventFilter::Parse(std::string_view pattern) {
   auto doc = std::make_shared<rapidjson::Document>();
-  doc->Parse(pattern.data(), pattern.size());
-  if (doc->HasParseError() || !doc->IsObject()) {
+  if (!ParseUntrustedJson(pattern, *doc) || !doc->IsObject()) {
     return BadPattern("a pattern is a JSON object");
   }
   if (auto error = CheckPattern(*doc)) return *error;

@@ -187,4 +187,33 @@ ApiError Constraints::ToError() const {
   return ApiError::Validation(std::move(message));
 }
 
+bool JsonNestingExceeds(std::string_view json, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // skip the escaped character
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > limit) return true;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc) {
+  if (JsonNestingExceeds(json)) return false;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
+      json.data(), json.size());
+  return !doc.HasParseError();
+}
+
 }  // namespace ddb::api

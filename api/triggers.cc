@@ -71,8 +71,9 @@ ApiResult<std::vector<EventFilter>> ParseFilters(const rapidjson::Value& criteri
 
 ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return Invalid("A trigger is a JSON object");
+  if (!ParseUntrustedJson(json, doc) || !doc.IsObject()) {
+    return Invalid("A trigger is a JSON object");
+  }
   RequestReader r(doc);
   TriggerSpec spec;
   auto name = r.String("Name");
@@ -207,10 +208,10 @@ ApiResult<std::string> TriggerManager::Add(std::string_view definition, bool per
 
 ApiResult<size_t> TriggerManager::AddFromFile(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  bool parsed = ParseUntrustedJson(json, doc);
   const rapidjson::Value* list = &doc;
-  if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("Triggers")) list = &doc["Triggers"];
-  if (doc.HasParseError() || !list->IsArray()) {
+  if (parsed && doc.IsObject() && doc.HasMember("Triggers")) list = &doc["Triggers"];
+  if (!parsed || !list->IsArray()) {
     return Invalid("The triggers file must hold a JSON list of trigger definitions");
   }
   // Validate them all before starting any.
