@@ -26,7 +26,9 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr auto kIdleTimeout = std::chrono::seconds(120);
+// How much an idle connection's first read takes at once; the parser reads
+// the rest of the request itself.
+constexpr size_t kFirstReadBytes = 4096;
 
 std::string HeaderValue(const http::request_parser<http::string_body>& parser,
                         std::string_view name) {
@@ -91,7 +93,17 @@ struct HttpServer::Impl {
       http::request_parser<http::string_body> parser;
       parser.body_limit(options.body_limit);
       parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
-      stream.expires_after(kIdleTimeout);
+      if (buffer.size() == 0) {
+        // Waiting for the next request on a kept-alive connection: the idle
+        // deadline. A pipelined request already in the buffer skips it.
+        stream.expires_after(options.idle_timeout);
+        size_t got = co_await stream.async_read_some(buffer.prepare(kFirstReadBytes),
+                                                     asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break;
+        buffer.commit(got);
+      }
+      // The request has begun: all of it must arrive within the deadline.
+      stream.expires_after(options.request_timeout);
       co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
       if (ec == http::error::body_limit) {
         HttpResponse too_large{413, {{"Content-Type", "application/x-amz-json-1.0"}},
@@ -122,6 +134,8 @@ struct HttpServer::Impl {
                     R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"})"};
       }
       auto res = ToBeast(std::move(response), version, keep_alive);
+      // A client that stops reading must not hold the session forever.
+      stream.expires_after(options.request_timeout);
       co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
       --in_flight;
       if (ec || !keep_alive) break;

@@ -2,6 +2,8 @@
 
 Each case is answered with DynamoDB's error or a clean close, the server
 keeps serving a real client after every case, and its memory stays bounded.
+The server runs with --request-timeout 1 so that slow clients are cut off
+within the test's time.
 """
 
 import json
@@ -17,12 +19,14 @@ from .hostile_cases import TABLE, catalogue
 from .reliability_util import (
     LONG, Reader, connect, probe, request_bytes, rss_kib, send_all, size)
 
+REQUEST_TIMEOUT_S = 1
+
 CASES = catalogue()
 
 
 @pytest.fixture(scope="module")
 def server():
-    srv = ServerProcess(["--in-memory"]).start()
+    srv = ServerProcess(["--in-memory", "--request-timeout", str(REQUEST_TIMEOUT_S)]).start()
     client = make_client(srv.url)
     client.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -85,6 +89,47 @@ def test_memory_bounded_over_repeated_catalogue(server):
 
 # --- connections that misbehave -------------------------------------------
 
+def test_slow_client_never_finishing_headers_is_closed(server):
+    sock = connect(server.port)
+    sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n")
+    started = time.monotonic()
+    assert Reader(sock).closes_within(REQUEST_TIMEOUT_S + 5)
+    assert time.monotonic() - started >= REQUEST_TIMEOUT_S * 0.9
+    sock.close()
+    probe(server.url)
+
+
+def test_trickling_client_is_closed_by_the_request_deadline(server):
+    """One byte every 0.2 s keeps a per-read timeout happy forever; the
+    deadline for the whole request does not reset on each byte."""
+    data = request_bytes("ListTables", "{}")
+    sock = connect(server.port)
+    started = time.monotonic()
+    closed = False
+    for byte in data:
+        if not send_all(sock, bytes([byte])):
+            closed = True
+            break
+        time.sleep(0.2)
+        if time.monotonic() - started > REQUEST_TIMEOUT_S + 5:
+            break
+    reader = Reader(sock)
+    closed = closed or reader.closes_within(2)
+    elapsed = time.monotonic() - started
+    sock.close()
+    assert closed, "a trickling client held its connection for {:.1f}s".format(elapsed)
+    assert elapsed < REQUEST_TIMEOUT_S + 5
+    probe(server.url)
+
+
+def test_body_never_finished_is_closed(server):
+    sock = connect(server.port)
+    sock.sendall(request_bytes("ListTables", "{", content_length=100))
+    assert Reader(sock).closes_within(REQUEST_TIMEOUT_S + 5)
+    sock.close()
+    probe(server.url)
+
+
 def fill_table(url, items, item_bytes):
     client = make_client(url)
     payload = "x" * item_bytes
@@ -105,6 +150,22 @@ def test_client_vanishing_mid_response(server):
         sock.recv(100)  # the response has started
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         sock.close()  # RST
+    probe(server.url)
+
+
+def test_client_that_stops_reading_is_closed(server):
+    """Pipelined Scans whose ~1 MB answers the client never reads: the
+    server's write cannot finish, and the request deadline frees it."""
+    scan = request_bytes("Scan", json.dumps({"TableName": TABLE}))
+    sock = connect(server.port)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    for _ in range(20):
+        if not send_all(sock, scan):
+            break
+    time.sleep(REQUEST_TIMEOUT_S + 2)
+    # Everything the server managed to send is read now; then it must be gone.
+    assert Reader(sock).closes_within(10)
+    sock.close()
     probe(server.url)
 
 
