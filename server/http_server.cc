@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
@@ -29,6 +30,10 @@ namespace {
 // How much an idle connection's first read takes at once; the parser reads
 // the rest of the request itself.
 constexpr size_t kFirstReadBytes = 4096;
+
+// After a failed accept (typically: out of file descriptors) the connection
+// stays in the backlog, so accepting again at once would fail again at once.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
 
 std::string HeaderValue(const http::request_parser<http::string_body>& parser,
                         std::string_view name) {
@@ -149,7 +154,13 @@ struct HttpServer::Impl {
       tcp::socket socket(asio::make_strand(ioc));
       co_await acceptor.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
       if (stopping || !acceptor.is_open()) co_return;
-      if (ec) continue;  // e.g. too many open files: keep serving the others
+      if (ec) {
+        // Keep serving the connections we have; sessions that end meanwhile
+        // free descriptors for the ones waiting.
+        asio::steady_timer pause(ioc, kAcceptRetryDelay);
+        co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        continue;
+      }
       socket.set_option(tcp::no_delay(true), ec);
       auto executor = socket.get_executor();
       asio::co_spawn(executor, Session(beast::tcp_stream(std::move(socket))), asio::detached);

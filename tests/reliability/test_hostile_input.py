@@ -13,11 +13,11 @@ import time
 
 import pytest
 
-from e2e.e2e_util import ServerProcess, make_client
+from e2e.e2e_util import ServerProcess, make_client, wait_for
 
 from .hostile_cases import TABLE, catalogue
 from .reliability_util import (
-    LONG, Reader, connect, probe, request_bytes, rss_kib, send_all, size)
+    LONG, Reader, connect, cpu_seconds, probe, request_bytes, rss_kib, send_all, size)
 
 REQUEST_TIMEOUT_S = 1
 
@@ -243,3 +243,41 @@ def test_many_idle_connections(server):
         for s in socks:
             s.close()
     probe(server.url)
+
+
+def test_connections_beyond_the_servers_file_limit():
+    """More connections than the server may open files: it must neither
+    spin on the failing accept nor stop serving once they go away."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # the child inherits it
+    try:
+        srv = ServerProcess(["--in-memory", "--request-timeout", str(REQUEST_TIMEOUT_S)]).start()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    socks = []
+    try:
+        for _ in range(400):
+            s = socket.socket()
+            s.settimeout(5)
+            s.connect(("127.0.0.1", srv.port))  # the kernel's backlog takes them
+            socks.append(s)
+        time.sleep(0.3)
+        cpu_before = cpu_seconds(srv.proc.pid)
+        time.sleep(2)
+        busy = (cpu_seconds(srv.proc.pid) - cpu_before) / 2
+        assert busy < 0.1, "the server spins at {:.0%} CPU while out of files".format(busy)
+    finally:
+        for s in socks:
+            s.close()
+    time.sleep(0.5)
+    wait_for(lambda: _probe_ok(srv.url), timeout=10, what="the server serving again")
+    assert srv.stop() == 0
+    srv.remove_log()
+
+
+def _probe_ok(url):
+    try:
+        probe(url)
+        return True
+    except Exception:
+        return False
