@@ -8,6 +8,7 @@ streams, whose records must follow each item's commit order.
 
 import random
 import threading
+import time
 
 import pytest
 from botocore.exceptions import ClientError
@@ -181,15 +182,42 @@ def test_write_skew_is_prevented(server, clients):
 
 
 def test_transfers_keep_the_sum(server, clients):
+    check_transfers(server, clients, per_client=size(20, 150))
+
+
+def test_transfers_keep_the_sum_when_transactions_conflict():
+    """With --transaction-hold-ms, transactions claim their items for a while
+    and meet each other as DynamoDB's do (TransactionConflict); retried,
+    the sum still holds, and readers never see a claimed, uncommitted state."""
+    srv = ServerProcess(["--in-memory", "--transaction-hold-ms", "3"]).start()
+    try:
+        conflicts = check_transfers(srv, [make_client(srv.url) for _ in range(CLIENTS)],
+                                    per_client=size(6, 60))
+        assert conflicts > 0, "no transaction ever met another"
+    finally:
+        assert srv.stop() == 0
+        srv.remove_log()
+
+
+def is_conflict(error):
+    """A transaction refused because another held its items: retry it."""
+    reasons = error.response.get("CancellationReasons") or []
+    return (error.response["Error"]["Code"] == "TransactionConflictException"
+            or any(r.get("Code") == "TransactionConflict" for r in reasons))
+
+
+def check_transfers(server, clients, per_client):
+    """Transfers between 16 accounts from 48 clients while 16 audit the sum
+    through TransactGetItems and Query. Returns how many conflicts were met."""
     arn = create(clients[0], "bank", range_key=True)
     accounts, start = 16, 1000
     for a in range(accounts):
         clients[0].put_item(TableName="bank", Item={"pk": {"S": "bank"}, "sk": {"S": "a%02d" % a},
                                                     "balance": {"N": str(start)}})
-    transfers = size(20, 150)
     total = accounts * start
     done = []
     snapshots = []
+    conflicts = []
     lock = threading.Lock()
 
     def key(a):
@@ -198,24 +226,39 @@ def test_transfers_keep_the_sum(server, clients):
     def transfer(client, rng):
         a, b = rng.sample(range(accounts), 2)
         amount = rng.randrange(1, 400)
-        try:
-            client.transact_write_items(TransactItems=[
-                {"Update": {"TableName": "bank", "Key": key(a),
-                            "UpdateExpression": "SET balance = balance - :x",
-                            "ConditionExpression": "balance >= :x",
-                            "ExpressionAttributeValues": {":x": {"N": str(amount)}}}},
-                {"Update": {"TableName": "bank", "Key": key(b),
-                            "UpdateExpression": "SET balance = balance + :x",
-                            "ExpressionAttributeValues": {":x": {"N": str(amount)}}}}])
-        except ClientError as e:
-            assert e.response["Error"]["Code"] == "TransactionCanceledException", e
-            return
+        while True:
+            try:
+                client.transact_write_items(TransactItems=transfer_items(a, b, amount))
+                break
+            except ClientError as e:
+                if is_conflict(e):
+                    conflicts.append(1)
+                    time.sleep(rng.uniform(0, 0.01))  # back off, as SDKs do
+                    continue
+                assert e.response["Error"]["Code"] == "TransactionCanceledException", e
+                return
         with lock:
             done.append((a, b))
 
+    def transfer_items(a, b, amount):
+        return [
+            {"Update": {"TableName": "bank", "Key": key(a),
+                        "UpdateExpression": "SET balance = balance - :x",
+                        "ConditionExpression": "balance >= :x",
+                        "ExpressionAttributeValues": {":x": {"N": str(amount)}}}},
+            {"Update": {"TableName": "bank", "Key": key(b),
+                        "UpdateExpression": "SET balance = balance + :x",
+                        "ExpressionAttributeValues": {":x": {"N": str(amount)}}}}]
+
     def audit(client):
-        got = client.transact_get_items(TransactItems=[
-            {"Get": {"TableName": "bank", "Key": key(a)}} for a in range(accounts)])
+        while True:
+            try:
+                got = client.transact_get_items(TransactItems=[
+                    {"Get": {"TableName": "bank", "Key": key(a)}} for a in range(accounts)])
+                break
+            except ClientError as e:
+                assert is_conflict(e), e
+                conflicts.append(1)
         balances = [int(r["Item"]["balance"]["N"]) for r in got["Responses"]]
         page = client.query(TableName="bank", KeyConditionExpression="pk = :b",
                             ExpressionAttributeValues={":b": {"S": "bank"}})
@@ -225,7 +268,7 @@ def test_transfers_keep_the_sum(server, clients):
 
     def work(i, client):
         rng = random.Random(i)
-        for _ in range(transfers):
+        for _ in range(per_client):
             if i % 4 == 3:
                 audit(client)
             else:
@@ -247,3 +290,4 @@ def test_transfers_keep_the_sum(server, clients):
         assert olds == [None] + chain[:-1], "stream records out of commit order"
         assert chain[-1] == int(next(i for i in final if i["sk"]["S"] == "a%02d" % a)
                                 ["balance"]["N"])
+    return len(conflicts)
