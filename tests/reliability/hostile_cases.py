@@ -64,6 +64,14 @@ def admin(path, body):
             "\r\nContent-Length: {}\r\n\r\n".format(path, len(data))).encode("latin-1") + data
 
 
+def cond(expression, values=None):
+    """A PutItem with this ConditionExpression."""
+    body = {"TableName": TABLE, "Item": {"pk": {"S": "k"}}, "ConditionExpression": expression}
+    if values:
+        body["ExpressionAttributeValues"] = values
+    return op("PutItem", body)
+
+
 def catalogue():
     key = {"pk": {"S": "k"}}
     cases = [
@@ -178,6 +186,26 @@ def catalogue():
          ("status", 400)),
         ("size: URL over 16 KB", raw_http("GET /" + "a" * 20000 + " HTTP/1.1\r\nHost: x\r\n\r\n"),
          ("status", 400)),
+        # --- expressions built to exhaust a recursive parser
+        ("expression: 2,000 nested parentheses",
+         cond("(" * 2000 + "attribute_exists(a)" + ")" * 2000), VALIDATION),
+        ("expression: 1,000 NOTs", cond("NOT " * 1000 + "attribute_exists(a)"), VALIDATION),
+        ("expression: document path 1,500 levels deep",
+         cond("attribute_exists(" + ".".join(["a"] * 1500) + ")"), VALIDATION),
+        ("expression: list index of 23 digits",
+         cond("attribute_exists(a[99999999999999999999999])"), VALIDATION),
+        ("expression: size() nested 600 times",
+         cond("size(" * 600 + "a" + ")" * 600 + " > :v", {":v": {"N": "1"}}), VALIDATION),
+        ("expression: if_not_exists nested 300 times",
+         op("UpdateItem", {"TableName": TABLE, "Key": key,
+                           "UpdateExpression": "SET a = " + "if_not_exists(a, " * 300 + ":v"
+                           + ")" * 300, "ExpressionAttributeValues": {":v": {"N": "1"}}}),
+         VALIDATION),
+        ("expression: 1,000 additions", op("UpdateItem", {
+            "TableName": TABLE, "Key": key, "UpdateExpression": "SET a = " + " + ".join(
+                [":v"] * 1000), "ExpressionAttributeValues": {":v": {"N": "1"}}}), VALIDATION),
+        ("scan: Segment -1 of 1,000,001",
+         op("Scan", {"TableName": TABLE, "Segment": -1, "TotalSegments": 1000001}), VALIDATION),
         # --- HTTP framing
         ("http: garbage request line", raw_http("HELLO\r\n\r\n"), CLOSE),
         ("http: HTTP/0.9 request", raw_http("GET /\r\n\r\n"), CLOSE),
@@ -215,6 +243,10 @@ def catalogue():
          ("status", 400)),
         ("admin: a clock advance of 1e400 seconds", admin("clock", '{"AdvanceSeconds": 1e400}'),
          ("status", 400)),
+        ("http: HTTP/1.0 without Host", raw_http(
+            "GET / HTTP/1.0\r\n\r\n"), ("status", 200)),
+        ("http: Expect 100-continue", headers_then(["Expect: 100-continue", "Content-Length: 2"]),
+         ("status", 200)),
         ("http: unknown method", raw_http("BREW / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"),
          ("status", 404)),
     ]

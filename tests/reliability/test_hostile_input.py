@@ -122,6 +122,26 @@ def test_trickling_client_is_closed_by_the_request_deadline(server):
     probe(server.url)
 
 
+def test_many_slow_clients_at_once(server):
+    """A slowloris crowd: each connection sends half a request and waits.
+    Real clients are served meanwhile, and the crowd is cut off on time."""
+    crowd = []
+    for _ in range(size(300, 3000)):
+        sock = connect(server.port)
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.Li")
+        crowd.append(sock)
+    probe(server.url)
+    time.sleep(REQUEST_TIMEOUT_S + 2)
+    try:
+        still_open = [s for s in crowd if not Reader(s).closes_within(0.01)]
+        assert not still_open, "{} of {} slow connections are still open".format(
+            len(still_open), len(crowd))
+    finally:
+        for sock in crowd:
+            sock.close()
+    probe(server.url)
+
+
 def test_body_never_finished_is_closed(server):
     sock = connect(server.port)
     sock.sendall(request_bytes("ListTables", "{", content_length=100))
