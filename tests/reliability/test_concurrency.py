@@ -199,6 +199,21 @@ def test_transfers_keep_the_sum_when_transactions_conflict():
         srv.remove_log()
 
 
+def check_transfer_stream(server, arn, done, final):
+    """One INSERT per account, then one MODIFY per committed transfer that
+    touched it, each OldImage the NewImage before it (commit order)."""
+    by_key = records_by_key(server, arn)
+    for item in final:
+        account = item["sk"]["S"]
+        records = by_key[("bank", account)]
+        touched = sum(1 for x, y in done if account in ("a%02d" % x, "a%02d" % y))
+        assert len(records) == 1 + touched
+        chain = [number(r["dynamodb"].get("NewImage"), "balance") for r in records]
+        olds = [number(r["dynamodb"].get("OldImage"), "balance") for r in records]
+        assert olds == [None] + chain[:-1], "stream records out of commit order"
+        assert chain[-1] == int(item["balance"]["N"])
+
+
 def is_conflict(error):
     """A transaction refused because another held its items: retry it."""
     reasons = error.response.get("CancellationReasons") or []
@@ -280,14 +295,5 @@ def check_transfers(server, clients, per_client):
                              ExpressionAttributeValues={":b": {"S": "bank"}})["Items"]
     assert sum(int(i["balance"]["N"]) for i in final) == total
     assert done, "no transfer succeeded"
-    by_key = records_by_key(server, arn)
-    for a in range(accounts):
-        records = by_key[("bank", "a%02d" % a)]
-        touched = sum(1 for x, y in done if a in (x, y))
-        assert len(records) == 1 + touched  # the INSERT, then one MODIFY per transfer
-        chain = [number(r["dynamodb"].get("NewImage"), "balance") for r in records]
-        olds = [number(r["dynamodb"].get("OldImage"), "balance") for r in records]
-        assert olds == [None] + chain[:-1], "stream records out of commit order"
-        assert chain[-1] == int(next(i for i in final if i["sk"]["S"] == "a%02d" % a)
-                                ["balance"]["N"])
+    check_transfer_stream(server, arn, done, final)
     return len(conflicts)
