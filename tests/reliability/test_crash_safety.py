@@ -47,11 +47,13 @@ def write_until_killed(server, model, rng, cycle):
         assert w.failure is None, "writer {}: {}".format(w.wid, w.failure)
 
 
-def test_acknowledged_writes_survive_sigkill(tmp_path):
+def crash_cycles(args, servers):
+    """Runs the write-kill-restart-check cycles; returns (model, TTL deletes,
+    stream records). Every server started is appended to `servers`."""
     rng = random.Random(14)
     model = Model()
-    args = ["--data-dir", str(tmp_path / "data"), "--ttl-interval", "0"]
     server = ServerProcess(args).start()
+    servers.append(server)
     client = make_client(server.url)
     client.create_table(**ledger_create_request())
     wait_active(client, LEDGER)
@@ -61,6 +63,7 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
     for cycle in range(CYCLES):
         write_until_killed(server, model, rng, cycle + 1)
         server = ServerProcess(args).start()
+        servers.append(server)
         client = make_client(server.url)
         observed = {}
         for table in (LAYERS, LEDGER):
@@ -75,6 +78,19 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
     records = check_streams(client, make_streams_client(server.url), model)
     assert server.stop() == 0
     server.remove_log()
+    return model, expired, records
+
+
+def test_acknowledged_writes_survive_sigkill(tmp_path):
+    args = ["--data-dir", str(tmp_path / "data"), "--ttl-interval", "0"]
+    servers = []  # the live one is last; stopped even when a check fails
+    try:
+        model, expired, records = crash_cycles(args, servers)
+    finally:
+        if servers and servers[-1].proc is not None:
+            servers[-1].proc.kill()
+            servers[-1].proc.wait()
+            servers[-1].remove_log()
     print("\ncrash safety: {} SIGKILL cycles, {} acknowledged writes verified, {} TTL deletes, "
           "{} stream records checked".format(CYCLES, model.acknowledged, expired, records))
     assert model.acknowledged > CYCLES * 10, "the writers barely wrote"

@@ -286,13 +286,16 @@ def test_connections_beyond_the_servers_file_limit():
         time.sleep(2)
         busy = (cpu_seconds(srv.proc.pid) - cpu_before) / 2
         assert busy < 0.1, "the server spins at {:.0%} CPU while out of files".format(busy)
+        for s in socks:
+            s.close()
+        socks = []
+        wait_for(lambda: _probe_ok(srv.url), timeout=10, what="the server serving again")
     finally:
         for s in socks:
             s.close()
-    time.sleep(0.5)
-    wait_for(lambda: _probe_ok(srv.url), timeout=10, what="the server serving again")
-    assert srv.stop() == 0
-    srv.remove_log()
+        rc = srv.stop()
+        srv.remove_log()
+    assert rc == 0
 
 
 def _probe_ok(url):
