@@ -83,6 +83,8 @@ def test_memory_bounded_over_repeated_catalogue(server):
         for _, data, expectation in CASES:
             run_case(server.port, data, expectation)
     after = rss_kib(server.proc.pid)
+    print("\nhostile input: RSS {} KiB -> {} KiB over {} more passes of {} cases".format(
+        before, after, size(2, 5), len(CASES)))
     assert after - before < 32 * 1024, "RSS grew from {} to {} KiB".format(before, after)
     probe(server.url)
 
@@ -257,6 +259,8 @@ def test_many_idle_connections(server):
         probe(server.url)
         during = rss_kib(server.proc.pid)
         per_connection = (during - before) * 1024 / count
+        print("\n{} idle connections: RSS {} KiB -> {} KiB ({:.0f} bytes each)".format(
+            count, before, during, per_connection))
         assert per_connection < 16 * 1024, "{:.0f} bytes per idle connection".format(
             per_connection)
     finally:
