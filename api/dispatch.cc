@@ -74,10 +74,6 @@ Handler FindHandler(std::string_view target) {
 
 Response ErrorResponse(const ApiError& error) { return {error.http_status, RenderError(error)}; }
 
-// Attribute values nest at most 32 levels of two JSON levels each ({"M":{…}});
-// this leaves room for deeper ones to get DynamoDB's own nesting error.
-constexpr int kMaxJsonNesting = 256;
-
 
 }  // namespace
 
@@ -94,11 +90,8 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
   if (!handler) return ErrorResponse(ApiError::UnknownOperation());
   // A request nests far less than this; deeper input is refused before any
   // recursive code (ours or RapidJSON's writer) could see it.
-  if (JsonNestingExceeds(body, kMaxJsonNesting)) return ErrorResponse(ApiError::Serialization(""));
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
-      body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!ParseUntrustedJson(body, doc) || !doc.IsObject()) {
     return ErrorResponse(ApiError::Serialization(""));
   }
   Context context{db, caller};

@@ -187,7 +187,6 @@ ApiError Constraints::ToError() const {
   return ApiError::Validation(std::move(message));
 }
 
-// (json_reader.h) Whether the brackets of `json` (outside strings) nest deeper than `limit`.
 bool JsonNestingExceeds(std::string_view json, int limit) {
   int depth = 0;
   bool in_string = false;
@@ -215,6 +214,13 @@ bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc
   doc->Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(json.data(),
                                                                                    json.size());
   return !doc->HasParseError();
+}
+
+bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc) {
+  if (JsonNestingExceeds(json)) return false;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
+      json.data(), json.size());
+  return !doc.HasParseError();
 }
 
 }  // namespace ddb::api

@@ -108,16 +108,26 @@ std::string TableNameFromArn(std::string_view name_or_arn);
 // The length DynamoDB's constraints measure: UTF-16 code units of UTF-8 text.
 size_t Utf16Length(std::string_view utf8);
 
-// Whether the brackets of `json` (outside strings) nest deeper than `limit`:
-// checked before any recursive code (RapidJSON's writer, our visitors) sees
-// the document.
-bool JsonNestingExceeds(std::string_view json, int limit);
-
-// Parses `json` iteratively into `doc` unless it nests deeper than
-// `max_depth`; false on either problem.
-bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc);
-
 // Quotes a value as DynamoDB echoes it: 'text'.
 std::string Quote(std::string_view text);
+
+// Requests nest far less than this: attribute values at most 32 levels of two
+// JSON levels each ({"M":{…}}), which leaves room for deeper ones to get
+// DynamoDB's own nesting error.
+inline constexpr int kMaxJsonNesting = 256;
+
+// Whether the brackets of `json` (outside strings) nest deeper than `limit`.
+// RapidJSON's recursive parser and writer, and our own walkers, would run out
+// of stack on input nested deep enough, so such input is refused before any
+// of them sees it.
+bool JsonNestingExceeds(std::string_view json, int limit = kMaxJsonNesting);
+
+// Parses text that came over the network into `doc`: false when it nests
+// deeper than kMaxJsonNesting or is not valid JSON (then `doc` is unusable).
+bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc);
+
+// ParseUntrustedJson with a tighter depth, for documents that have no reason
+// to nest as deep as a request (admin bodies, trigger definitions, filters).
+bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc);
 
 }  // namespace ddb::api

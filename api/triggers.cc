@@ -249,8 +249,8 @@ ApiResult<size_t> TriggerManager::AddFromFile(std::string_view json) {
     return Invalid("The triggers file must hold a JSON list of trigger definitions");
   }
   const rapidjson::Value* list = &doc;
-  if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("Triggers")) list = &doc["Triggers"];
-  if (doc.HasParseError() || !list->IsArray()) {
+  if (doc.IsObject() && doc.HasMember("Triggers")) list = &doc["Triggers"];
+  if (!list->IsArray()) {
     return Invalid("The triggers file must hold a JSON list of trigger definitions");
   }
   // Validate them all before starting any.

@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
@@ -26,7 +27,13 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr auto kIdleTimeout = std::chrono::seconds(120);
+// How much an idle connection's first read takes at once; the parser reads
+// the rest of the request itself.
+constexpr size_t kFirstReadBytes = 4096;
+
+// After a failed accept (typically: out of file descriptors) the connection
+// stays in the backlog, so accepting again at once would fail again at once.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
 
 std::string HeaderValue(const http::request_parser<http::string_body>& parser,
                         std::string_view name) {
@@ -92,7 +99,17 @@ struct HttpServer::Impl {
       http::request_parser<http::string_body> parser;
       parser.body_limit(options.body_limit);
       parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
-      stream.expires_after(kIdleTimeout);
+      if (buffer.size() == 0) {
+        // Waiting for the next request on a kept-alive connection: the idle
+        // deadline. A pipelined request already in the buffer skips it.
+        stream.expires_after(options.idle_timeout);
+        size_t got = co_await stream.async_read_some(buffer.prepare(kFirstReadBytes),
+                                                     asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break;
+        buffer.commit(got);
+      }
+      // The request has begun: all of it must arrive within the deadline.
+      stream.expires_after(options.request_timeout);
       co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
       if (ec == http::error::body_limit) {
         HttpResponse too_large{413, {{"Content-Type", "application/x-amz-json-1.0"}},
@@ -123,6 +140,8 @@ struct HttpServer::Impl {
                     R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"})"};
       }
       auto res = ToBeast(std::move(response), version, keep_alive);
+      // A client that stops reading must not hold the session forever.
+      stream.expires_after(options.request_timeout);
       co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
       --in_flight;
       if (ec || !keep_alive) break;
@@ -136,7 +155,13 @@ struct HttpServer::Impl {
       tcp::socket socket(asio::make_strand(ioc));
       co_await acceptor.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
       if (stopping || !acceptor.is_open()) co_return;
-      if (ec) continue;  // e.g. too many open files: keep serving the others
+      if (ec) {
+        // Keep serving the connections we have; sessions that end meanwhile
+        // free descriptors for the ones waiting.
+        asio::steady_timer pause(ioc, kAcceptRetryDelay);
+        co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        continue;
+      }
       socket.set_option(tcp::no_delay(true), ec);
       auto executor = socket.get_executor();
       asio::co_spawn(executor, Session(beast::tcp_stream(std::move(socket))), asio::detached);

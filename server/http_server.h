@@ -5,7 +5,12 @@
 // The session does I/O only: read with a body limit, call the handler, write,
 // loop. Bodies over the limit are answered 413 without being read, header
 // blocks over theirs 400; every response carries a Date header (SDKs use it
-// to correct clock skew).
+// to correct clock skew). Two deadlines protect the server from clients that
+// hold a connection without using it: an idle keep-alive connection is closed
+// after idle_timeout, and once a request's first byte has arrived the whole
+// request must arrive (and later its response be taken) within
+// request_timeout, so a client that trickles bytes or stops reading cannot
+// pin a session forever.
 //
 // Thread safety: Run() blocks; Stop() may be called from any thread (e.g. a
 // signal handler thread). The handler is called concurrently from the I/O
@@ -13,6 +18,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,6 +55,8 @@ struct HttpServerOptions {
   int threads = 0;       // 0: one per core
   size_t body_limit = 16 * 1024 * 1024;
   size_t header_limit = 16 * 1024;  // request line and header fields together
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(120)};
+  std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
 };
 
 class HttpServer {

@@ -181,7 +181,10 @@ int main(int argc, char** argv) {
     http = std::make_unique<server::HttpServer>(
         server::HttpServerOptions{.host = options->host,
                                   .port = static_cast<uint16_t>(options->port),
-                                  .threads = options->threads},
+                                  .threads = options->threads,
+                                  .request_timeout = std::chrono::milliseconds(
+                                      static_cast<int64_t>(options->request_timeout_seconds *
+                                                           1000))},
         [&endpoint](const server::HttpRequest& request) { return endpoint.Handle(request); });
   } catch (const std::exception& e) {
     std::cerr << "localdynamo: cannot listen on " << options->host << ":" << options->port << ": "

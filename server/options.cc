@@ -49,6 +49,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "one isolated database per access key and region (default: all callers share one)")
       ("shared-db", "all callers share one database (the default)")
       ("threads", po::value(&options.threads), "I/O threads (default: one per core)")
+      ("request-timeout", po::value(&options.request_timeout_seconds),
+       "seconds a client has to send a whole request once it has begun, and to take the "
+       "response; slower connections are closed (default 30)")
       ("transaction-hold-ms", po::value(&options.transaction_hold_millis),
        "keep a transaction's items claimed this long before it commits, so that concurrent "
        "requests on them meet TransactionConflict (for testing retry logic; default 0)")
@@ -137,6 +140,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("no-console")) options.console = false;
   if (options.ttl_interval_seconds < 0 || options.ttl_interval_seconds > 86400) {
     std::cerr << "localdynamo: --ttl-interval must be between 0 and 86400\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (options.request_timeout_seconds < 0.01 || options.request_timeout_seconds > 3600) {
+    std::cerr << "localdynamo: --request-timeout must be between 0.01 and 3600\n";
     *exit_code = 2;
     return std::nullopt;
   }

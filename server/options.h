@@ -22,6 +22,7 @@ struct Options {
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   int threads = 0;
+  double request_timeout_seconds = 30;  // a begun request must arrive within this
   double ttl_interval_seconds = 1;      // 0: no background sweep
   int64_t shard_rollover_seconds = 4 * 3600;
   std::string triggers_file;            // empty: none

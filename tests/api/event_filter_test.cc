@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api/event_filter.h"
+#include "api/json_reader.h"
 
 namespace ddb::api {
 namespace {
@@ -77,6 +78,19 @@ TEST(EventFilterTest, BadPatternsAreRefused) {
     ASSERT_FALSE(filter.ok()) << pattern;
     EXPECT_EQ(filter.error().short_type(), "ValidationException");
   }
+}
+
+// A pattern arrives over the admin API: one nested deeper than any real
+// pattern is refused before a recursive parser could run out of stack.
+TEST(EventFilterTest, PatternsNestedTooDeepAreRefused) {
+  std::string deep;
+  for (int i = 0; i < 1'000'000; ++i) deep += "{\"a\":";
+  deep += "[1]";
+  for (int i = 0; i < 1'000'000; ++i) deep += "}";
+  EXPECT_FALSE(EventFilter::Parse(deep).ok());
+  EXPECT_TRUE(JsonNestingExceeds(deep));
+  EXPECT_FALSE(JsonNestingExceeds(R"({"a": "{{{{[[[[", "b": [{"c": ["\"{"]}]})", 4));
+  EXPECT_TRUE(JsonNestingExceeds("[[[[", 3));
 }
 
 }  // namespace

@@ -20,21 +20,13 @@ from .e2e_util import (
     SECRET_KEY,
     ServerProcess,
     TableFactory,
+    isolate_from_user_aws_config,
     make_client,
     make_resource,
     run_server,
 )
 
-# Keep the developer's own AWS configuration out of the way: boto3 sessions
-# here get explicit credentials, but a stray AWS_PROFILE naming a profile that
-# does not exist (or a config file setting endpoints/retries) must not matter.
-for _var in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
-             "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CA_BUNDLE",
-             "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"):
-    os.environ.pop(_var, None)
-os.environ["AWS_CONFIG_FILE"] = "/dev/null"
-os.environ["AWS_SHARED_CREDENTIALS_FILE"] = "/dev/null"
-os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+isolate_from_user_aws_config()
 
 
 @pytest.fixture(scope="session")

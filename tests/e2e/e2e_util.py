@@ -47,6 +47,20 @@ SHUTDOWN_DEADLINE_S = 10.0
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
+def isolate_from_user_aws_config():
+    """Keeps the developer's own AWS configuration out of the way: boto3
+    sessions here get explicit credentials, but a stray AWS_PROFILE naming a
+    profile that does not exist (or a config file setting endpoints/retries)
+    must not matter."""
+    for var in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+                "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CA_BUNDLE",
+                "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"):
+        os.environ.pop(var, None)
+    os.environ["AWS_CONFIG_FILE"] = "/dev/null"
+    os.environ["AWS_SHARED_CREDENTIALS_FILE"] = "/dev/null"
+    os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+
+
 def server_binary():
     return Path(os.environ.get("LOCALDYNAMO_BIN") or DEFAULT_BIN)
 

@@ -35,6 +35,7 @@ constexpr char kAuthorization[] =
     "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/eu-west-3/dynamodb/aws4_request, "
     "SignedHeaders=host;x-amz-date;x-amz-target, Signature=0123";
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
+constexpr auto kRequestTimeout = std::chrono::milliseconds(1000);
 
 std::string Crc32(const std::string& body) {
   return std::to_string(
@@ -113,6 +114,7 @@ class ServerTest : public ::testing::Test {
     options.port = 0;
     options.threads = 2;
     options.body_limit = kBodyLimit;
+    options.request_timeout = kRequestTimeout;
     server_ = std::make_unique<HttpServer>(
         options, [this](const HttpRequest& request) { return endpoint_->Handle(request); });
     port_ = server_->port();
@@ -206,6 +208,27 @@ TEST_F(ServerTest, BodiesOverTheLimitGet413WithoutBeingSent) {
   char byte;
   client.socket().read_some(asio::buffer(&byte, 1), ec);
   EXPECT_EQ(ec, asio::error::eof);
+}
+
+// Half a request, then silence: closed once the request deadline passes. A
+// kept-alive connection idle between requests has longer (the idle timeout).
+TEST_F(ServerTest, BegunRequestsMustArriveWithinTheRequestTimeout) {
+  Client kept(port_);
+  ASSERT_EQ(kept.Get("/").result_int(), 200u);
+
+  Client slow(port_);
+  asio::write(slow.socket(), asio::buffer(std::string("POST / HTTP/1.1\r\nHost: x\r\n")));
+  auto started = std::chrono::steady_clock::now();
+  beast::error_code ec;
+  char byte;
+  slow.socket().read_some(asio::buffer(&byte, 1), ec);
+  auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(ec, asio::error::eof);
+  EXPECT_GE(waited, kRequestTimeout * 9 / 10);
+  EXPECT_LT(waited, kRequestTimeout * 5);
+
+  // Idle for longer than a request may take, the first connection still serves.
+  EXPECT_EQ(kept.Get("/").result_int(), 200u);
 }
 
 TEST_F(ServerTest, StopMakesRunReturnDespiteAnIdleKeptAliveConnection) {
