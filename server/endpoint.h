@@ -13,6 +13,7 @@
 #include "api/admin.h"
 #include "engine/database.h"
 #include "server/http_server.h"
+#include "server/signature_verifier.h"
 
 namespace ddb::server {
 
@@ -26,6 +27,10 @@ struct EndpointOptions {
   // With per_key_databases: loads the preloaded models into each new
   // database on its first request; null when no models are preloaded.
   api::Preloader* preloader = nullptr;
+  // With --verify-signatures: checks every DynamoDB and Streams request's
+  // SigV4 signature (the health check and the admin API stay open); null
+  // accepts any signature, as DynamoDB Local does.
+  const SignatureVerifier* verifier = nullptr;
 };
 
 class Endpoint {

@@ -12,6 +12,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -35,7 +36,7 @@ std::string HeaderValue(const http::request_parser<http::string_body>& parser,
   return it == fields.end() ? std::string() : std::string(it->value());
 }
 
-HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
+HttpRequest ToRequest(http::request_parser<http::string_body>& parser, bool collect_headers) {
   auto& msg = parser.get();
   HttpRequest request;
   request.method = std::string(msg.method_string());
@@ -47,6 +48,13 @@ HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
   request.origin = HeaderValue(parser, "Origin");
   request.access_control_request_method = HeaderValue(parser, "Access-Control-Request-Method");
   request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
+  if (collect_headers) {
+    for (const auto& field : msg) {
+      std::string name(field.name_string());
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      request.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+  }
   request.body = std::move(msg.body());
   return request;
 }
@@ -114,7 +122,7 @@ struct HttpServer::Impl {
       unsigned version = parser.get().version();
       HttpResponse response;
       try {
-        response = handler(ToRequest(parser));
+        response = handler(ToRequest(parser, options.collect_headers));
       } catch (const std::exception& e) {
         std::cerr << "localdynamo: internal error: " << e.what() << "\n";
         response = {500,

@@ -31,6 +31,9 @@ struct HttpRequest {
   std::string origin;
   std::string access_control_request_method;
   std::string access_control_request_headers;
+  // Every header field, names lowercased, in arrival order; filled only with
+  // HttpServerOptions::collect_headers (signature verification needs them).
+  std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
 };
 
@@ -48,6 +51,7 @@ struct HttpServerOptions {
   int threads = 0;       // 0: one per core
   size_t body_limit = 16 * 1024 * 1024;
   size_t header_limit = 16 * 1024;  // request line and header fields together
+  bool collect_headers = false;     // fill HttpRequest::headers
 };
 
 class HttpServer {

@@ -30,6 +30,8 @@ struct Options {
   std::vector<std::string> extra_models; // a team's own model folders (--model, repeatable)
   bool no_models = false;
   bool sample_items = false;
+  bool verify_signatures = false;  // check SigV4 signatures (off, as in DynamoDB Local)
+  std::string credentials_file;    // "ACCESS_KEY SECRET" lines; empty: none
 };
 
 // Returns the options, or nullopt after printing help, the version or an
