@@ -14,7 +14,7 @@ FROM debian:bookworm-slim AS build
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libboost-program-options-dev \
-      zlib1g-dev >/dev/null \
+      zlib1g-dev libssl-dev >/dev/null \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./

@@ -79,6 +79,57 @@ ApiError ApiError::Internal(std::string message) {
   return Make(kDynamoDb, "InternalServerError", std::move(message), 500);
 }
 
+ApiError ApiError::UnrecognizedClient() {
+  return Make(kCoralService, "UnrecognizedClientException",
+              "The security token included in the request is invalid.");
+}
+ApiError ApiError::InvalidSignature() {
+  return Make(kCoralService, "InvalidSignatureException",
+              "The request signature we calculated does not match the signature you provided. "
+              "Check your AWS Secret Access Key and signing method. Consult the service "
+              "documentation for details.");
+}
+ApiError ApiError::SignatureExpired(std::string_view signed_at, std::string_view earliest,
+                                    std::string_view now, int minutes) {
+  return Make(kCoralService, "InvalidSignatureException",
+              "Signature expired: " + std::string(signed_at) + " is now earlier than " +
+                  std::string(earliest) + " (" + std::string(now) + " - " +
+                  std::to_string(minutes) + " min.)");
+}
+ApiError ApiError::SignatureNotYetCurrent(std::string_view signed_at, std::string_view latest,
+                                          std::string_view now, int minutes) {
+  return Make(kCoralService, "InvalidSignatureException",
+              "Signature not yet current: " + std::string(signed_at) + " is still later than " +
+                  std::string(latest) + " (" + std::string(now) + " + " +
+                  std::to_string(minutes) + " min.)");
+}
+ApiError ApiError::CredentialWrongService(std::string_view expected) {
+  return Make(kCoralService, "InvalidSignatureException",
+              "Credential should be scoped to correct service: '" + std::string(expected) +
+                  "'. ");
+}
+ApiError ApiError::IncompleteSignature(const MissingSignatureParts& missing,
+                                       std::string_view authorization) {
+  std::string message;
+  auto require = [&](bool absent, std::string_view part) {
+    if (absent) message += "Authorization header requires '" + std::string(part) + "' parameter. ";
+  };
+  require(missing.credential, "Credential");
+  require(missing.signature, "Signature");
+  require(missing.signed_headers, "SignedHeaders");
+  if (missing.date) {
+    message += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
+               "header. ";
+  }
+  message += "Authorization=" + std::string(authorization);
+  return Make(kCoralService, "IncompleteSignatureException", std::move(message));
+}
+ApiError ApiError::MalformedSignatureDate(std::string_view date) {
+  return Make(kCoralService, "IncompleteSignatureException",
+              "Date must be in ISO-8601 'basic format'. Got '" + std::string(date) +
+                  "'. See http://en.wikipedia.org/wiki/ISO_8601");
+}
+
 ApiError ApiError::ExpiredIterator(std::string message) {
   return Make(kDynamoDb, "ExpiredIteratorException", std::move(message));
 }

@@ -57,6 +57,31 @@ struct ApiError {
   static ApiError LimitExceeded(std::string message);
   static ApiError RequestTooLarge(std::string message);
   static ApiError Internal(std::string message);
+  // Request signing (SigV4), checked only with --verify-signatures.
+  static ApiError UnrecognizedClient();
+  // A signature that does not match the one computed with the key's secret.
+  static ApiError InvalidSignature();
+  // X-Amz-Date more than `minutes` before `now` (both "20240101T000000Z").
+  static ApiError SignatureExpired(std::string_view signed_at, std::string_view earliest,
+                                   std::string_view now, int minutes);
+  // X-Amz-Date more than `minutes` after `now`.
+  static ApiError SignatureNotYetCurrent(std::string_view signed_at, std::string_view latest,
+                                         std::string_view now, int minutes);
+  // The credential scope names another service than DynamoDB's.
+  static ApiError CredentialWrongService(std::string_view expected);
+  // An Authorization header that lacks the parts flagged missing (or a
+  // request without a date to check the signature against); the message
+  // quotes the header.
+  struct MissingSignatureParts {
+    bool credential = false;
+    bool signature = false;
+    bool signed_headers = false;
+    bool date = false;
+  };
+  static ApiError IncompleteSignature(const MissingSignatureParts& missing,
+                                      std::string_view authorization);
+  // An X-Amz-Date that is not "yyyymmddThhmmssZ".
+  static ApiError MalformedSignatureDate(std::string_view date);
   // DynamoDB Streams.
   static ApiError ExpiredIterator(std::string message);
   static ApiError TrimmedDataAccess(std::string message);

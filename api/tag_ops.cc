@@ -53,7 +53,7 @@ ApiResult<std::string> TagResource(Context& ctx, const rapidjson::Value& request
   auto result = ctx.db.UpdateTable(ctx.caller.ns, *table, [&](engine::TableSchema& schema) {
     for (auto& [key, value] : *tags) {
       auto it = std::find_if(schema.tags.begin(), schema.tags.end(),
-                             [&](const auto& t) { return t.first == key; });
+                             [&name = key](const auto& t) { return t.first == name; });
       if (it != schema.tags.end()) {
         it->second = value;
       } else {

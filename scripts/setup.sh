@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev
+packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libssl-dev
           libboost-program-options-dev zlib1g-dev libgtest-dev)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev chromium)

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <ctime>
 #include <random>
 
 #include "api/dispatch.h"
@@ -123,6 +124,10 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     result = api::UnknownOperationResponse();
   } else if (request.authorization.empty()) {
     result = api::MissingAuthenticationTokenResponse();
+  } else if (auto rejected = options_.verifier
+                                 ? options_.verifier->Verify(request, std::time(nullptr))
+                                 : std::nullopt) {
+    result = {rejected->http_status, api::RenderError(*rejected)};
   } else {
     Credential credential = ParseCredential(request.authorization);
     api::Caller caller;

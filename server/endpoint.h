@@ -14,6 +14,7 @@
 #include "api/admin.h"
 #include "engine/database.h"
 #include "server/http_server.h"
+#include "server/signature_verifier.h"
 
 namespace ddb::server {
 
@@ -28,6 +29,10 @@ struct EndpointOptions {
   // database on its first request; null when no models are preloaded.
   api::Preloader* preloader = nullptr;
   bool console = true;  // the web console for browsers (false: --no-console)
+  // With --verify-signatures: checks every DynamoDB and Streams request's
+  // SigV4 signature (the health check and the admin API stay open); null
+  // accepts any signature, as DynamoDB Local does.
+  const SignatureVerifier* verifier = nullptr;
 };
 
 class Endpoint {

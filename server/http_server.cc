@@ -13,6 +13,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -42,7 +43,7 @@ std::string HeaderValue(const http::request_parser<http::string_body>& parser,
   return it == fields.end() ? std::string() : std::string(it->value());
 }
 
-HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
+HttpRequest ToRequest(http::request_parser<http::string_body>& parser, bool collect_headers) {
   auto& msg = parser.get();
   HttpRequest request;
   request.method = std::string(msg.method_string());
@@ -55,6 +56,13 @@ HttpRequest ToRequest(http::request_parser<http::string_body>& parser) {
   request.accept = HeaderValue(parser, "Accept");
   request.access_control_request_method = HeaderValue(parser, "Access-Control-Request-Method");
   request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
+  if (collect_headers) {
+    for (const auto& field : msg) {
+      std::string name(field.name_string());
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      request.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+  }
   request.body = std::move(msg.body());
   return request;
 }
@@ -132,7 +140,7 @@ struct HttpServer::Impl {
       unsigned version = parser.get().version();
       HttpResponse response;
       try {
-        response = handler(ToRequest(parser));
+        response = handler(ToRequest(parser, options.collect_headers));
       } catch (const std::exception& e) {
         std::cerr << "localdynamo: internal error: " << e.what() << "\n";
         response = {500,

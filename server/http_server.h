@@ -38,6 +38,9 @@ struct HttpRequest {
   std::string accept;  // the Accept header: browsers asking for the console send text/html
   std::string access_control_request_method;
   std::string access_control_request_headers;
+  // Every header field, names lowercased, in arrival order; filled only with
+  // HttpServerOptions::collect_headers (signature verification needs them).
+  std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
 };
 
@@ -57,6 +60,7 @@ struct HttpServerOptions {
   size_t header_limit = 16 * 1024;  // request line and header fields together
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(120)};
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
+  bool collect_headers = false;     // fill HttpRequest::headers
 };
 
 class HttpServer {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -23,6 +24,7 @@
 #include "server/healthcheck.h"
 #include "server/http_server.h"
 #include "server/options.h"
+#include "server/signature_verifier.h"
 #include "server/trigger_transport.h"
 
 namespace {
@@ -81,6 +83,38 @@ std::string FindModelsDir(const ddb::server::Options& options, const char* argv0
   return "";
 }
 
+// The verifier for --verify-signatures, its keys from --credentials and
+// $LOCALDYNAMO_CREDENTIALS; null with a message on stderr when they cannot
+// be read or there are none.
+std::unique_ptr<ddb::server::SignatureVerifier> MakeVerifier(
+    const ddb::server::Options& options) {
+  ddb::server::Secrets secrets;
+  std::string error;
+  if (!options.credentials_file.empty()) {
+    std::ifstream in(options.credentials_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) error = "cannot read the file";
+    if (error.empty()) ddb::server::ParseCredentialsFile(text.str(), &secrets, &error);
+    if (!error.empty()) {
+      std::cerr << "localdynamo: " << options.credentials_file << ": " << error << "\n";
+      return nullptr;
+    }
+  }
+  if (const char* list = std::getenv("LOCALDYNAMO_CREDENTIALS")) {
+    if (!ddb::server::ParseCredentialsList(list, &secrets, &error)) {
+      std::cerr << "localdynamo: LOCALDYNAMO_CREDENTIALS: " << error << "\n";
+      return nullptr;
+    }
+  }
+  if (secrets.empty()) {
+    std::cerr << "localdynamo: --verify-signatures needs access keys (--credentials FILE or "
+                 "LOCALDYNAMO_CREDENTIALS=key:secret,...)\n";
+    return nullptr;
+  }
+  return std::make_unique<ddb::server::SignatureVerifier>(std::move(secrets));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +135,9 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<server::SignatureVerifier> verifier;
+  if (options->verify_signatures && !(verifier = MakeVerifier(*options))) return 2;
 
   engine::ShiftableClock clock;
   engine::DatabaseOptions db_options;
@@ -175,7 +212,8 @@ int main(int argc, char** argv) {
                                    .cors = options->cors,
                                    .admin = options->admin ? &admin : nullptr,
                                    .preloader = model_tables > 0 ? &preloader : nullptr,
-                                   .console = options->console});
+                                   .console = options->console,
+                                   .verifier = verifier.get()});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(
@@ -184,7 +222,8 @@ int main(int argc, char** argv) {
                                   .threads = options->threads,
                                   .request_timeout = std::chrono::milliseconds(
                                       static_cast<int64_t>(options->request_timeout_seconds *
-                                                           1000))},
+                                                           1000)),
+                                  .collect_headers = verifier != nullptr},
         [&endpoint](const server::HttpRequest& request) { return endpoint.Handle(request); });
   } catch (const std::exception& e) {
     std::cerr << "localdynamo: cannot listen on " << options->host << ":" << options->port << ": "
@@ -200,6 +239,9 @@ int main(int argc, char** argv) {
             << " (" << location << ", "
             << (options->per_key_databases ? "a database per access key and region"
                                            : "one shared database")
+            << (verifier ? ", verifying signatures of " + std::to_string(verifier->key_count()) +
+                               " access keys"
+                         : "")
             << ")" << std::endl;
   double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             started).count();

@@ -78,7 +78,13 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("no-console", "turn off the web console (GET / then answers the health check to browsers too)")
       ("healthcheck",
        po::value<std::string>()->value_name("URL")->implicit_value(kDefaultHealthCheckUrl),
-       healthcheck_help.c_str());
+       healthcheck_help.c_str())
+      ("verify-signatures", po::bool_switch(&options.verify_signatures),
+       "check every request's SigV4 signature against the known access keys (from "
+       "--credentials and $LOCALDYNAMO_CREDENTIALS=key:secret,...); off by default")
+      ("credentials", po::value(&options.credentials_file),
+       "file of access keys and secrets for --verify-signatures: one \"ACCESS_KEY SECRET\" "
+       "per line, # comments");
   po::options_description local("DynamoDB Local compatibility (single dash also accepted)");
   local.add_options()
       ("inMemory", "same as --in-memory")
@@ -150,6 +156,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   }
   if (options.shard_rollover_seconds < 1) {
     std::cerr << "localdynamo: --shard-rollover-seconds must be at least 1\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (!options.credentials_file.empty() && !options.verify_signatures) {
+    std::cerr << "localdynamo: --credentials needs --verify-signatures\n";
     *exit_code = 2;
     return std::nullopt;
   }

@@ -33,6 +33,8 @@ struct Options {
   bool no_models = false;
   bool sample_items = false;
   bool console = true;  // the web console at GET / for browsers
+  bool verify_signatures = false;  // check SigV4 signatures (off, as in DynamoDB Local)
+  std::string credentials_file;    // "ACCESS_KEY SECRET" lines; empty: none
 };
 
 // Returns the options, or nullopt after printing help, the version or an

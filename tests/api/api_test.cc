@@ -107,9 +107,11 @@ TEST_F(ApiTest, CreateTableDescribesTheNewTable) {
   EXPECT_STREQ(table["KeySchema"][1]["KeyType"].GetString(), "RANGE");
   EXPECT_EQ(table["ProvisionedThroughput"]["WriteCapacityUnits"].GetInt(), 7);
   EXPECT_EQ(table["ItemCount"].GetInt(), 0);
+  // `table` points into `doc`, which the next call replaces.
+  std::string table_id = table["TableId"].GetString();
 
   doc = CallOk("DescribeTable", R"({"TableName":"Items"})");
-  EXPECT_STREQ(doc["Table"]["TableId"].GetString(), table["TableId"].GetString());
+  EXPECT_EQ(doc["Table"]["TableId"].GetString(), table_id);
   ExpectError(Call("CreateTable", R"({"TableName":"Items",
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],

@@ -330,8 +330,9 @@ def error_type(raw):
 class ServerProcess:
     """One localdynamo process listening on 127.0.0.1:<free port>."""
 
-    def __init__(self, args, binary=None):
+    def __init__(self, args, binary=None, env=None):
         self.args = list(args)
+        self.env = None if env is None else dict(os.environ, **env)
         self.binary = Path(binary) if binary else server_binary()
         self.proc = None
         self.port = None
@@ -381,7 +382,8 @@ class ServerProcess:
                 log.write(("$ " + " ".join(cmd) + "\n").encode())
                 log.flush()
                 self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                             stdin=subprocess.DEVNULL, cwd=str(REPO_ROOT))
+                                             stdin=subprocess.DEVNULL, cwd=str(REPO_ROOT),
+                                             env=self.env)
             deadline = time.monotonic() + STARTUP_DEADLINE_S
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
@@ -427,11 +429,12 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def run_server(*args, check_exit=True):
-    """Start a localdynamo with the given extra args (host/port are added);
-    stop it with SIGTERM on exit and, unless check_exit=False, assert that it
-    exited with code 0.  The exit code stays in `server.returncode`."""
-    server = ServerProcess(args).start()
+def run_server(*args, check_exit=True, env=None):
+    """Start a localdynamo with the given extra args (host/port are added) and
+    extra environment variables; stop it with SIGTERM on exit and, unless
+    check_exit=False, assert that it exited with code 0.  The exit code stays
+    in `server.returncode`."""
+    server = ServerProcess(args, env=env).start()
     try:
         yield server
     finally:

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds localdynamo and its tests with sanitizers and runs them (CI runs
+# this after the normal ctest; see scripts/test.sh):
+#   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer
+#               at exit): every unit test and the whole end-to-end suite, the
+#               sanitized binary started by the suites through LOCALDYNAMO_BIN.
+#   build-tsan  ThreadSanitizer: every unit test, and the end-to-end files that
+#               drive the server from many threads at once (the whole suite
+#               under TSan costs more CI time than it finds races).
+# A report fails the run: UBSan aborts, ASan/TSan make the process exit
+# non-zero, and the e2e suites require the server to exit 0 after SIGTERM.
+# Known false positives from the prebuilt libraries are suppressed in
+# tests/sanitizers/*.supp, each with the reason.
+#   scripts/sanitizers.sh [asan|tsan]...   (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+jobs=2  # 2-core CI machines, shared
+
+# The e2e files run under TSan: concurrent writers, transactions racing,
+# stream readers next to writers, background TTL sweeps, the persistent
+# store's restarts. test_triggers.py is left out for now: its delivery
+# timings (retries, backoff, batching windows) do not hold at TSan's speed,
+# and it needs reworking before it can run here without flaking.
+tsan_e2e=(test_item_concurrency.py test_transaction_conflicts.py test_streams.py
+          test_ttl.py test_persistence.py test_signatures.py)
+
+configure_and_build() {  # dir, sanitizers
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+        -DLOCALDYNAMO_SANITIZE="$2" >/dev/null
+  cmake --build "$1" -j "$jobs"
+}
+
+run_asan() {
+  configure_and_build build-asan address,undefined
+  export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=0"
+  export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$root/tests/sanitizers/ubsan.supp"
+  (cd build-asan && ctest --output-on-failure -E fuzz)
+  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+}
+
+run_tsan() {
+  configure_and_build build-tsan thread
+  export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp"
+  (cd build-tsan && ctest --output-on-failure -E "fuzz|e2e|js_sdk")
+  local files=()
+  for f in "${tsan_e2e[@]}"; do files+=("tests/e2e/$f"); done
+  LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" /usr/bin/python3 -m pytest -q "${files[@]}"
+  unset TSAN_OPTIONS
+}
+
+targets=("$@")
+((${#targets[@]})) || targets=(asan tsan)
+for target in "${targets[@]}"; do
+  start=$SECONDS
+  case "$target" in
+    asan) run_asan ;;
+    tsan) run_tsan ;;
+    *) echo "usage: $0 [asan|tsan]..." >&2; exit 2 ;;
+  esac
+  echo "sanitizers: $target passed in $((SECONDS - start)) s"
+done
