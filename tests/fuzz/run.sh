@@ -31,10 +31,12 @@ build attribute_json_fuzzer "$root/tests/fuzz/attribute_json_fuzzer.cc" "${engin
 layer_objects() {
   local objdir="$out/obj"
   mkdir -p "$objdir"
-  if [[ ! -f "$objdir/.stamp" || -n "$(find "$root/engine" "$root/api" -newer "$objdir/.stamp" -name '*.[ch]*' -print -quit)" ]]; then
+  if [[ ! -f "$objdir/.stamp" || "$0" -nt "$objdir/.stamp" ||
+        -n "$(find "$root/engine" "$root/api" -newer "$objdir/.stamp" -name '*.[ch]*' -print -quit)" ]]; then
     echo "building the api and engine layers for the request-path targets"
     rm -f "$objdir"/*.o
-    printf '%s\n' "$root"/engine/*.cc "$root"/engine/expression/*.cc "$root"/api/*.cc |
+    printf '%s\n' "$root"/engine/*.cc "$root"/engine/expression/*.cc "$root"/engine/partiql/*.cc \
+      "$root"/api/*.cc |
       xargs -P 2 -I{} sh -c 'src=$0 dir=$1 top=$2; shift 2
         clang++ "$@" -fsanitize=address,undefined -c "$src" -o "$dir/$(echo "${src#"$top"/}" | tr / _).o"' \
         {} "$objdir" "$root" "${flags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link}"
