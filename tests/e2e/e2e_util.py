@@ -604,3 +604,28 @@ class EventReceiver:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+def own_server_fixtures(*args):
+    """Module-scoped fixtures for a module that runs its own server (e.g. one
+    that moves the clock): `server` started with `args`, its boto3 client
+    `ddb`, and a `tables` factory. Use as
+        server, ddb, tables = own_server_fixtures("--in-memory", ...)"""
+    @pytest.fixture(scope="module")
+    def server():
+        process = ServerProcess(list(args)).start()
+        yield process
+        assert process.stop() == 0, process.log_tail()
+        process.remove_log()
+
+    @pytest.fixture(scope="module")
+    def ddb(server):
+        return server.client()
+
+    @pytest.fixture(scope="module")
+    def tables(ddb):
+        factory = TableFactory(ddb)
+        yield factory
+        factory.cleanup()
+
+    return server, ddb, tables

@@ -16,7 +16,7 @@ from boto3.dynamodb.conditions import Attr, Key
 
 from .e2e_util import (
     REPO_ROOT,
-    ServerProcess,
+    own_server_fixtures,
     admin_ok,
     advance_clock,
     expect_error,
@@ -61,17 +61,8 @@ MODELS = {
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = ServerProcess(["--in-memory", "--sample-items", "--ttl-interval", "0"]).start()
-    yield server
-    assert server.stop() == 0
-    server.remove_log()
-
-
-@pytest.fixture(scope="module")
-def ddb(server):
-    return server.client()
+server, ddb, tables = own_server_fixtures("--in-memory", "--sample-items",
+                                          "--ttl-interval", "0")
 
 
 @pytest.fixture(scope="module")

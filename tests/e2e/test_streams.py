@@ -9,8 +9,7 @@ import re
 import pytest
 
 from .e2e_util import (
-    ServerProcess,
-    TableFactory,
+    own_server_fixtures,
     advance_clock,
     exact,
     expect_error,
@@ -27,29 +26,13 @@ SEQUENCE_RE = re.compile(r"^\d{21,40}$")
 SHARD_RE = re.compile(r"^shardId-\d{20}-[0-9a-f]{8}$")
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = ServerProcess(["--in-memory", "--ttl-interval", "0"]).start()
-    yield server
-    assert server.stop() == 0
-    server.remove_log()
-
-
-@pytest.fixture(scope="module")
-def ddb(server):
-    return server.client()
+server, ddb, tables = own_server_fixtures("--in-memory", "--ttl-interval", "0")
 
 
 @pytest.fixture(scope="module")
 def streams(server):
     return make_streams_client(server.url)
 
-
-@pytest.fixture(scope="module")
-def tables(ddb):
-    factory = TableFactory(ddb)
-    yield factory
-    factory.cleanup()
 
 
 def stream_table(ddb, tables, view_type="NEW_AND_OLD_IMAGES", **kwargs):

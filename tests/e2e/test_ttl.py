@@ -8,8 +8,7 @@ test asks), because moving the clock would disturb the shared one.
 import pytest
 
 from .e2e_util import (
-    ServerProcess,
-    TableFactory,
+    own_server_fixtures,
     advance_clock,
     exact,
     expect_error,
@@ -21,24 +20,7 @@ from .e2e_util import (
 )
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = ServerProcess(["--in-memory", "--ttl-interval", "0"]).start()
-    yield server
-    assert server.stop() == 0
-    server.remove_log()
-
-
-@pytest.fixture(scope="module")
-def ddb(server):
-    return server.client()
-
-
-@pytest.fixture(scope="module")
-def tables(ddb):
-    factory = TableFactory(ddb)
-    yield factory
-    factory.cleanup()
+server, ddb, tables = own_server_fixtures("--in-memory", "--ttl-interval", "0")
 
 
 def ttl_table(ddb, tables, attribute="ttl"):
