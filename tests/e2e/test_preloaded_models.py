@@ -12,13 +12,11 @@ import time
 from decimal import Decimal
 
 import pytest
-from boto3.dynamodb.conditions import Attr, Key
+from boto3.dynamodb.conditions import Key
 
 from .e2e_util import (
-    REPO_ROOT,
     own_server_fixtures,
     admin_ok,
-    advance_clock,
     expect_error,
     make_resource,
     make_streams_client,
