@@ -19,16 +19,7 @@ Response Answer(ApiResult<std::string> result) {
   return {200, std::move(result).value()};
 }
 
-std::string IsoTime(int64_t millis) {
-  std::time_t seconds = millis / 1000;
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(millis % 1000));
-  return buf;
-}
+std::string IsoTime(int64_t millis) { return engine::IsoMillis(millis) + "Z"; }
 
 std::string ClockJson(const engine::ShiftableClock& clock) {
   int64_t now = clock.NowMillis();

@@ -7,8 +7,25 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <string>
 
 namespace ddb::engine {
+
+// `epoch_millis` as ISO 8601 UTC with milliseconds and no zone letter,
+// "2026-11-26T07:44:26.123": a stream label's form, and the admin clock's
+// before its "Z".
+inline std::string IsoMillis(int64_t epoch_millis) {
+  std::time_t seconds = epoch_millis / 1000;
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(epoch_millis % 1000));
+  return buf;
+}
 
 class Clock {
  public:

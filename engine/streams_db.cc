@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "engine/catalog_codec.h"
+#include "engine/clock.h"
 #include "engine/coding.h"
 #include "engine/database.h"
 #include "engine/key_codec.h"
@@ -30,16 +31,7 @@ void PutStreamInfo(const StreamInfo& info, Store::Batch& batch) {
 }
 
 // A stream label is the creation time as ISO 8601 with milliseconds.
-std::string StreamLabel(int64_t millis) {
-  std::time_t seconds = millis / 1000;
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(millis % 1000));
-  return buf;
-}
+std::string StreamLabel(int64_t millis) { return IsoMillis(millis); }
 
 StreamShard NewShard(const StreamInfo& info, uint64_t first_sequence, int64_t now) {
   StreamShard shard;
