@@ -112,8 +112,9 @@ def dir_bytes(path):
 class Server:
     """One server process: how to start it, on a fresh port and data dir."""
 
-    def __init__(self, name, kind, persistent=False):
+    def __init__(self, name, kind, persistent=False, command=None):
         self.name, self.kind, self.persistent = name, kind, persistent
+        self.variant = command  # another localdynamo command line (--variant)
         self.unsupported = {}  # operation label -> the error it answers
         self.proc = None
         self.port = None
@@ -121,6 +122,8 @@ class Server:
 
     def command(self):
         port = str(self.port)
+        if self.variant:
+            return self.variant + ["--port", port, "--in-memory"]
         if self.kind == "localdynamo":
             store = ["--data-dir", os.path.join(self.dir, "data")] if self.persistent \
                 else ["--in-memory"]
@@ -390,10 +393,11 @@ def print_targets(results, connections_list):
 def start_and_memory(specs, items, starts, load_seconds_cap):
     """Per server: cold start (median of `starts`), idle RSS, bulk load figures."""
     rows = []
-    for name, kind, persistent in specs:
+    for spec in specs:
+        name, kind = spec[0], spec[1]
         colds, idle = [], 0.0
         for _ in range(starts):
-            server = Server(name, kind, persistent)
+            server = Server(*spec)
             try:
                 colds.append(server.start())
                 time.sleep(1.0)
@@ -403,7 +407,7 @@ def start_and_memory(specs, items, starts, load_seconds_cap):
         row = {"name": name, "cold": statistics.median(colds), "cold_min": min(colds),
                "idle": idle}
         if kind != "nginx":
-            row.update(bulk_load(Server(name, kind, persistent), items, load_seconds_cap))
+            row.update(bulk_load(Server(*spec), items, load_seconds_cap))
         rows.append(row)
         print("  measured start and memory of " + name, file=sys.stderr, flush=True)
     return rows
@@ -485,6 +489,10 @@ def main():
                         help="seconds a bulk load may take before it is cut short")
     parser.add_argument("--servers", help="comma-separated subset of " +
                         ",".join(spec[0] for spec in SERVERS))
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=COMMAND",
+                        help="also measure another localdynamo in memory, e.g. "
+                             "'old=/tmp/localdynamo-main' or 'one=build/localdynamo --threads 1' "
+                             "(repeatable; name it in --servers)")
     parser.add_argument("--only", choices=["throughput", "memory", "scale"], action="append",
                         help="run only these parts (repeatable)")
     args = parser.parse_args()
@@ -493,7 +501,10 @@ def main():
     if args.quick:
         args.seconds, args.rounds, args.items, connections, starts = 1, 1, 20_000, [16], 3
     parts = args.only or ["throughput", "memory", "scale"]
-    specs = [spec for spec in SERVERS
+    variants = [tuple(v.split("=", 1)) for v in args.variant]
+    all_specs = SERVERS + [(name, "localdynamo", False, command.split())
+                           for name, command in variants]
+    specs = [spec for spec in all_specs
              if not args.servers or spec[0] in args.servers.split(",")]
     ensure_peers()
 

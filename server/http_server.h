@@ -1,7 +1,13 @@
 // HttpServer: HTTP/1.1 with keep-alive on Boost.Beast, serving every request
 // through one synchronous handler function.
 //
-// A pool of I/O threads runs coroutine sessions (no thread per connection).
+// Each I/O thread runs its own io_context, and each connection lives on one
+// of them (round robin) for its whole life: a request's read, handling and
+// write never hop between threads, which on a small machine costs more than
+// the work itself. Handlers that may block (a test's transaction hold sleeps
+// in the handler) instead share one context among all threads, so one
+// sleeping request cannot stall the connections that happen to share its
+// thread. Coroutine sessions either way, no thread per connection.
 // The session does I/O only: read with a body limit, call the handler, write,
 // loop. Bodies over the limit are answered 413 without being read, header
 // blocks over theirs 400; every response carries a Date header (SDKs use it
@@ -61,6 +67,7 @@ struct HttpServerOptions {
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(120)};
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   bool collect_headers = false;     // fill HttpRequest::headers
+  bool handlers_may_block = false;  // share the I/O threads instead of one per connection
 };
 
 class HttpServer {

@@ -223,7 +223,9 @@ int main(int argc, char** argv) {
                                   .request_timeout = std::chrono::milliseconds(
                                       static_cast<int64_t>(options->request_timeout_seconds *
                                                            1000)),
-                                  .collect_headers = verifier != nullptr},
+                                  .collect_headers = verifier != nullptr,
+                                  // the hold sleeps inside the request
+                                  .handlers_may_block = options->transaction_hold_millis > 0},
         [&endpoint](const server::HttpRequest& request) { return endpoint.Handle(request); });
   } catch (const std::exception& e) {
     std::cerr << "localdynamo: cannot listen on " << options->host << ":" << options->port << ": "
