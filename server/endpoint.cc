@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <cstdint>
 #include <ctime>
 #include <random>
 
@@ -17,7 +18,13 @@ std::string NewRequestId() {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   std::string id(52, ' ');
-  for (char& c : id) c = kAlphabet[rng() % 36];
+  // Twelve base-36 digits per 64-bit draw (36^12 < 2^64): five draws, not 52.
+  uint64_t bits = 0;
+  for (size_t i = 0; i < id.size(); ++i) {
+    if (i % 12 == 0) bits = rng();
+    id[i] = kAlphabet[bits % 36];
+    bits /= 36;
+  }
   return id;
 }
 

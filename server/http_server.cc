@@ -39,11 +39,22 @@ constexpr size_t kFirstReadBytes = 4096;
 // stays in the backlog, so accepting again at once would fail again at once.
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
 
-std::string HeaderValue(const http::request_parser<http::string_body>& parser,
-                        std::string_view name) {
-  const auto& fields = parser.get();
-  auto it = fields.find(beast::string_view(name.data(), name.size()));
-  return it == fields.end() ? std::string() : std::string(it->value());
+// Where the endpoint wants a header field's value; null for the fields it
+// does not read.
+template <class Field>
+std::string* RequestField(HttpRequest& request, const Field& field) {
+  switch (field.name()) {
+    case http::field::content_type: return &request.content_type;
+    case http::field::authorization: return &request.authorization;
+    case http::field::host: return &request.host;
+    case http::field::origin: return &request.origin;
+    case http::field::accept: return &request.accept;
+    case http::field::access_control_request_method: return &request.access_control_request_method;
+    case http::field::access_control_request_headers: return &request.access_control_request_headers;
+    case http::field::unknown:
+      return beast::iequals(field.name_string(), "X-Amz-Target") ? &request.amz_target : nullptr;
+    default: return nullptr;
+  }
 }
 
 HttpRequest ToRequest(http::request_parser<http::string_body>& parser, bool collect_headers) {
@@ -51,16 +62,12 @@ HttpRequest ToRequest(http::request_parser<http::string_body>& parser, bool coll
   HttpRequest request;
   request.method = std::string(msg.method_string());
   request.target = std::string(msg.target());
-  request.content_type = HeaderValue(parser, "Content-Type");
-  request.amz_target = HeaderValue(parser, "X-Amz-Target");
-  request.authorization = HeaderValue(parser, "Authorization");
-  request.host = HeaderValue(parser, "Host");
-  request.origin = HeaderValue(parser, "Origin");
-  request.accept = HeaderValue(parser, "Accept");
-  request.access_control_request_method = HeaderValue(parser, "Access-Control-Request-Method");
-  request.access_control_request_headers = HeaderValue(parser, "Access-Control-Request-Headers");
-  if (collect_headers) {
-    for (const auto& field : msg) {
+  // One walk over the fields; of a repeated one, the first non-empty counts.
+  for (const auto& field : msg) {
+    if (std::string* value = RequestField(request, field); value && value->empty()) {
+      value->assign(field.value().data(), field.value().size());
+    }
+    if (collect_headers) {
       std::string name(field.name_string());
       for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       request.headers.emplace_back(std::move(name), std::string(field.value()));
