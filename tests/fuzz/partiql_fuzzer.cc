@@ -19,11 +19,15 @@
 // UTF-8; a 400 without __type; a 200 without its operation's shape (Items;
 // Responses, one per statement of a batch and of a read transaction); any
 // change after a 400 (a failed statement or transaction changes nothing); a
-// change to a table (or its indexes) that the request never names. Tables
-// that changed are put back as they were after each input, so state never
-// grows, and the fake clock moves past the lifetime of ClientRequestTokens.
+// change to a table (or its indexes) that the request never names. For the
+// text forms, the statements are also parsed here as the server parses them:
+// one the parser refuses never runs (a batch answers it with an Error), and
+// statements that are all SELECTs change nothing. Tables that changed are
+// put back as they were after each input, so state never grows, and the fake
+// clock moves past the lifetime of ClientRequestTokens.
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -32,10 +36,12 @@
 #include <string_view>
 #include <vector>
 
+#include "api/attribute_json.h"
 #include "api/dispatch.h"
 #include "api/json_reader.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "engine/partiql/parser.h"
 
 namespace {
 
@@ -96,15 +102,28 @@ struct Fixture {
     return contents;
   }
 
-  // Deletes every item of `table`, then loads its own ones again.
+  // Loads `table` with its items (through PutItem) and remembers what it
+  // then holds.
+  void Load(Table& table) {
+    for (const std::string& item : table.items) {
+      CallOk("PutItem", R"({"TableName":")" + table.name + R"(","Item":)" + item + "}");
+    }
+    table.contents = Read(table);
+  }
+
+  // Puts `table` back as Load left it, writing only the items that differ.
   void Restore(const Table& table) {
+    const std::vector<ddb::engine::Item>& before = table.contents.front();
     for (const ddb::engine::Item& item : ScanAll(table.name, "")) {
+      if (std::find(before.begin(), before.end(), item) != before.end()) continue;
       ddb::engine::Item key;
       for (const std::string& name : table.key) key.emplace(name, item.at(name));
       if (!db->DeleteItem(caller.ns, table.name, key).ok()) abort();
     }
-    for (const std::string& item : table.items) {
-      CallOk("PutItem", R"({"TableName":")" + table.name + R"(","Item":)" + item + "}");
+    std::vector<ddb::engine::Item> now = ScanAll(table.name, "");
+    for (const ddb::engine::Item& item : before) {
+      if (std::find(now.begin(), now.end(), item) != now.end()) continue;
+      if (!db->PutItem(caller.ns, table.name, item).ok()) abort();
     }
   }
 };
@@ -153,13 +172,35 @@ Fixture& Setup() {
     other.items = {R"({"pk":{"S":"p1"},"v":{"S":"o1"},"n":{"N":"1"}})",
                    R"({"pk":{"S":"x"},"l":{"L":[{"S":"a"},{"N":"2"}]}})"};
     f->tables = {std::move(fuzz), std::move(other)};
-    for (Table& table : f->tables) {
-      f->Restore(table);
-      table.contents = f->Read(table);
-    }
+    for (Table& table : f->tables) f->Load(table);
     return f;
   }();
   return *fixture;
+}
+
+// kParameters as values, to parse the text forms' statements as the server
+// will.
+const std::vector<ddb::engine::AttributeValue>& Parameters() {
+  static const auto* parameters = [] {
+    auto* values = new std::vector<ddb::engine::AttributeValue>;
+    rapidjson::Document doc;
+    doc.Parse(kParameters.data(), kParameters.size());
+    for (const auto& element : doc.GetArray()) {
+      auto value = ddb::api::ParseAttributeValue(element);
+      if (!value.ok()) abort();
+      values->push_back(std::move(value).value());
+    }
+    return values;
+  }();
+  return *parameters;
+}
+
+enum class Kind { kMalformed, kRead, kWrite };
+
+Kind KindOf(std::string_view text) {
+  auto statement = ddb::engine::partiql::ParseStatement(text, Parameters());
+  if (!statement.ok()) return Kind::kMalformed;
+  return ddb::engine::partiql::IsRead(*statement) ? Kind::kRead : Kind::kWrite;
 }
 
 std::string JsonString(std::string_view text) {
@@ -229,16 +270,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   unsigned op = choice % 3;
   std::string body;
+  std::vector<Kind> kinds;  // of the text forms' statements, as the parser sees them
   if (choice < 3) {
     body = rest;
   } else if (choice == 3) {
     body = StatementJson(rest);
+    kinds.push_back(KindOf(rest));
   } else {
     body = std::string("{\"") + kLists[op] + "\":[";
     std::vector<std::string_view> lines = Lines(rest);
-    for (size_t i = 0; i < lines.size(); ++i) body += (i ? "," : "") + StatementJson(lines[i]);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      body += (i ? "," : "") + StatementJson(lines[i]);
+      kinds.push_back(KindOf(lines[i]));
+    }
     body += "]}";
   }
+  bool any_malformed = std::find(kinds.begin(), kinds.end(), Kind::kMalformed) != kinds.end();
+  bool all_reads = !kinds.empty() && std::all_of(kinds.begin(), kinds.end(),
+                                                 [](Kind kind) { return kind == Kind::kRead; });
 
   // The request as the server reads it: which tables it names, and how many
   // statements a batch or transaction holds.
@@ -257,6 +306,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (doc.HasParseError() || !doc.IsObject()) abort();
   if (response.http_status == 400) {
     if (!doc.HasMember("__type") || !doc["__type"].IsString()) abort();
+  } else if (any_malformed && op != 1) {
+    abort();  // a statement the parser refuses ran
   } else if (op == 0) {
     if (!doc.HasMember("Items") || !doc["Items"].IsArray()) abort();
   } else {
@@ -269,11 +320,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t answered = responses.Size();
     if (op == 1 && static_cast<int>(answered) != statements) abort();
     if (op == 2 && answered != 0 && static_cast<int>(answered) != statements) abort();
+    // A batch answers a statement the parser refuses with its Error.
+    for (size_t i = 0; i < kinds.size() && i < answered; ++i) {
+      if (kinds[i] == Kind::kMalformed && !responses[i].HasMember("Error")) abort();
+    }
   }
 
   for (const Table& table : f.tables) {
     if (f.Read(table) == table.contents) continue;
-    if (response.http_status != 200) abort();                 // a failure changed it
+    if (response.http_status != 200 || all_reads) abort();    // a failure or a read changed it
     if (named.find(table.name) == std::string::npos) abort();  // never named
     f.Restore(table);
     if (f.Read(table) != table.contents) abort();
