@@ -42,6 +42,7 @@
 #include "engine/clock.h"
 #include "engine/database.h"
 #include "engine/partiql/parser.h"
+#include "tests/fuzz/request_path.h"
 
 namespace {
 
@@ -131,11 +132,7 @@ struct Fixture {
 Fixture& Setup() {
   static Fixture* fixture = [] {
     auto* f = new Fixture;
-    ddb::engine::DatabaseOptions options;
-    options.in_memory = true;
-    auto db = ddb::engine::Database::Open(options, f->clock);
-    if (!db.ok()) abort();
-    f->db = std::move(db).value();
+    f->db = ddb::fuzz::OpenInMemoryDatabase(f->clock);
     f->CallOk("CreateTable", R"({"TableName":"Fuzz",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
@@ -203,24 +200,8 @@ Kind KindOf(std::string_view text) {
   return ddb::engine::partiql::IsRead(*statement) ? Kind::kRead : Kind::kWrite;
 }
 
-std::string JsonString(std::string_view text) {
-  std::string json = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') json += '\\';
-    if (c < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      json += "\\u00";
-      json += kHex[c >> 4];
-      json += kHex[c & 15];
-      continue;
-    }
-    json += static_cast<char>(c);
-  }
-  return json + '"';
-}
-
 std::string StatementJson(std::string_view text) {
-  return R"({"Statement":)" + JsonString(text) + R"(,"Parameters":)" + std::string(kParameters) +
+  return R"({"Statement":)" + ddb::fuzz::JsonString(text) + R"(,"Parameters":)" + std::string(kParameters) +
          "}";
 }
 

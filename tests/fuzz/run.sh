@@ -46,8 +46,8 @@ layer_objects() {
 layer_objects
 build_request_path() {  # name; links the layers' objects
   local name="$1"
-  if [[ ! -x "$out/$name" || "$out/obj/.stamp" -nt "$out/$name" ||
-        "$root/tests/fuzz/$name.cc" -nt "$out/$name" ]]; then
+  if [[ ! -x "$out/$name" || "$out/obj/.stamp" -nt "$out/$name" || -n "$(find "$root/tests/fuzz" \
+        -maxdepth 1 \( -name "$name.cc" -o -name '*.h' \) -newer "$out/$name" -print -quit)" ]]; then
     echo "building $name"
     clang++ "${flags[@]}" "$root/tests/fuzz/$name.cc" "$out"/obj/*.o -lrocksdb -lpthread \
       -o "$out/$name"
