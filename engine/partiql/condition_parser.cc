@@ -339,8 +339,14 @@ std::optional<Operand> Parser::ParseOperand(int depth) {
       FailAt("Unrecognized function: " + Lower(function.text), function);
       return std::nullopt;
     }
+    // size(size(...)) nests too: a level each, or text could recurse deep
+    // enough to overflow the stack.
+    if (depth > kMaxNesting) {
+      Fail(Malformed("Expression nesting exceeds the supported depth"));
+      return std::nullopt;
+    }
     pos_ += 2;  // size (
-    auto args = ParseArguments(depth, nullptr);
+    auto args = ParseArguments(depth + 1, nullptr);
     if (!args) return std::nullopt;
     if (args->size() != 1) {
       Fail(Status::InvalidArgument(

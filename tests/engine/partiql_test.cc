@@ -342,6 +342,15 @@ TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
   std::string literal =
       "INSERT INTO t VALUE {'a': " + std::string(100, '[') + "1" + std::string(100, ']') + "}";
   EXPECT_FALSE(ParseStatement(literal, {}).ok());
+  // size() of size() nests as well: it recursed once per level, unbounded
+  // (found while writing the PartiQL fuzz target).
+  std::string sizes = "SELECT * FROM t WHERE ";
+  for (int i = 0; i < 2000; ++i) sizes += "size(";
+  sizes += "a" + std::string(2000, ')') + " > 1";
+  EXPECT_EQ(ErrorOf(sizes),
+            "Statement wasn't well formed, can't be processed: Expression nesting exceeds the "
+            "supported depth");
+  EXPECT_TRUE(ParseStatement("SELECT * FROM t WHERE size(size(a)) > 1", {}).ok());
 }
 
 // Mutated statements (characters dropped, doubled or replaced by PartiQL's

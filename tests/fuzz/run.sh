@@ -44,14 +44,19 @@ layer_objects() {
   fi
 }
 layer_objects
-if [[ ! -x "$out/streams_fuzzer" || "$out/obj/.stamp" -nt "$out/streams_fuzzer" ||
-      "$root/tests/fuzz/streams_fuzzer.cc" -nt "$out/streams_fuzzer" ]]; then
-  echo "building streams_fuzzer"
-  clang++ "${flags[@]}" "$root/tests/fuzz/streams_fuzzer.cc" "$out"/obj/*.o -lrocksdb -lpthread \
-    -o "$out/streams_fuzzer"
-fi
+build_request_path() {  # name; links the layers' objects
+  local name="$1"
+  if [[ ! -x "$out/$name" || "$out/obj/.stamp" -nt "$out/$name" || -n "$(find "$root/tests/fuzz" \
+        -maxdepth 1 \( -name "$name.cc" -o -name '*.h' \) -newer "$out/$name" -print -quit)" ]]; then
+    echo "building $name"
+    clang++ "${flags[@]}" "$root/tests/fuzz/$name.cc" "$out"/obj/*.o -lrocksdb -lpthread \
+      -o "$out/$name"
+  fi
+}
+build_request_path streams_fuzzer
+build_request_path partiql_fuzzer
 
-for name in expression attribute_json streams; do
+for name in expression attribute_json streams partiql; do
   corpus="$out/corpus_$name"
   mkdir -p "$corpus"
   echo "fuzzing $name for ${seconds}s"

@@ -18,6 +18,7 @@
 #include "api/dispatch.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "tests/fuzz/request_path.h"
 
 namespace {
 
@@ -49,11 +50,7 @@ struct Fixture {
 Fixture& Setup() {
   static Fixture* fixture = [] {
     auto* f = new Fixture;
-    ddb::engine::DatabaseOptions options;
-    options.in_memory = true;
-    auto db = ddb::engine::Database::Open(options, f->clock);
-    if (!db.ok()) abort();
-    f->db = std::move(db).value();
+    f->db = ddb::fuzz::OpenInMemoryDatabase(f->clock);
     f->CallOk("DynamoDB_20120810.CreateTable", R"({"TableName":"Fuzz",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
@@ -95,19 +92,7 @@ std::string MangledIterator(const std::string& valid, std::string_view bytes) {
   size_t at = bytes.empty() ? 0 : static_cast<unsigned char>(bytes[0]) * out.size() / 256;
   std::string_view patch = bytes.empty() ? bytes : bytes.substr(1);
   out.replace(at, std::min(patch.size(), out.size() - at), patch);
-  std::string json = R"({"ShardIterator":")";
-  for (unsigned char c : out) {
-    if (c == '"' || c == '\\') json += '\\';
-    if (c < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      json += "\\u00";
-      json += kHex[c >> 4];
-      json += kHex[c & 15];
-      continue;
-    }
-    json += static_cast<char>(c);
-  }
-  return json + R"("})";
+  return R"({"ShardIterator":)" + ddb::fuzz::JsonString(out) + "}";
 }
 
 }  // namespace
