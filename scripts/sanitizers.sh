@@ -2,8 +2,9 @@
 # Builds localdynamo and its tests with sanitizers and runs them (CI runs
 # this after the normal ctest; see scripts/test.sh):
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer
-#               at exit): every unit test and the whole end-to-end suite, the
-#               sanitized binary started by the suites through LOCALDYNAMO_BIN.
+#               at exit): every unit test, the whole end-to-end suite and the
+#               reliability suite, the sanitized binary started by the suites
+#               through LOCALDYNAMO_BIN.
 #   build-tsan  ThreadSanitizer: every unit test, and the end-to-end files that
 #               drive the server from many threads at once (the whole suite
 #               under TSan costs more CI time than it finds races).
@@ -36,8 +37,11 @@ run_asan() {
   export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=0"
   export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$root/tests/sanitizers/ubsan.supp"
+  # Tells the suites which checks a sanitized server cannot pass (RSS bounds
+  # under ASan's quarantine, running out of descriptors under UBSan).
+  export LOCALDYNAMO_SANITIZER=address,undefined
   (cd build-asan && ctest --output-on-failure -E fuzz)
-  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS LOCALDYNAMO_SANITIZER
 }
 
 run_tsan() {

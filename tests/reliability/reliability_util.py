@@ -14,6 +14,10 @@ from e2e.e2e_util import make_client, signed_headers
 # RELIABILITY_LONG=1: the long mode for people (minutes); default: CI sizes.
 LONG = os.environ.get("RELIABILITY_LONG") == "1"
 
+# The sanitizers the server under test was built with (-fsanitize=...), as
+# scripts/sanitizers.sh sets it; empty for a normal build.
+SANITIZERS = set(filter(None, os.environ.get("LOCALDYNAMO_SANITIZER", "").split(",")))
+
 
 def size(ci, long):
     """The CI figure, or the long mode's."""
