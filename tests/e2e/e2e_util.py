@@ -44,6 +44,11 @@ EXTERNAL_URL = os.environ.get("LOCALDYNAMO_URL") or None
 STARTUP_DEADLINE_S = 10.0
 SHUTDOWN_DEADLINE_S = 10.0
 
+# LOCALDYNAMO_SLOW=1 (scripts/sanitizers.sh sets it for the ThreadSanitizer
+# build, which runs the server several times slower): wait_for's deadlines and
+# the tolerances of tests about timings are multiplied by SLOWDOWN.
+SLOWDOWN = 10 if os.environ.get("LOCALDYNAMO_SLOW") == "1" else 1
+
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -532,7 +537,9 @@ def sweep(url):
 
 
 def wait_for(condition, timeout=10.0, interval=0.02, what="condition"):
-    """Polls `condition` until it returns a truthy value; fails after `timeout`."""
+    """Polls `condition` until it returns a truthy value; fails after `timeout`
+    seconds (times SLOWDOWN)."""
+    timeout *= SLOWDOWN
     deadline = time.monotonic() + timeout
     while True:
         value = condition()

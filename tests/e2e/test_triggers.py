@@ -4,6 +4,13 @@ filtered trigger), Lambda's event shape and filters, HTTP and command
 targets, retries that hold later records back, the on-failure file, the
 --triggers file, restarts that lose nothing, and a kill -9 after
 acknowledged writes.
+
+No test sleeps for a fixed time: each waits for a condition (a delivery, the
+trigger's checkpoint) under wait_for's deadline, so that the suite holds in
+the ThreadSanitizer build too (LOCALDYNAMO_SLOW=1, see e2e_util.SLOWDOWN).
+"That nothing else follows" is checked once the trigger's position has
+passed every record of the stream (Lag 0): everything it was going to
+deliver has been answered by then.
 """
 
 import json
@@ -17,6 +24,7 @@ import pytest
 
 from .e2e_util import (
     EventReceiver,
+    SLOWDOWN,
     ServerProcess,
     admin,
     admin_ok,
@@ -138,8 +146,9 @@ def test_seed_000_a_deprecated_layer_expires_and_the_cleanup_trigger_sees_it(rec
         assert layer_remove[0]["dynamodb"]["OldImage"]["dplySts"] == {"S": "deprecated"}
         # The trigger gets exactly that record, in Lambda's shape.
         wait_for(lambda: receiver.records(), what="the cleanup trigger's delivery")
-        time.sleep(0.2)  # nothing else may follow
-        records = receiver.records()
+        status = wait_for(lambda: (lambda s: s if s["Lag"] == 0 else None)(
+            trigger_status(server.url, "layer-cleanup")), what="the trigger's checkpoint")
+        records = receiver.records()  # nothing else followed
         assert len(records) == 1
         record = records[0]
         assert record["eventName"] == "REMOVE"
@@ -148,8 +157,6 @@ def test_seed_000_a_deprecated_layer_expires_and_the_cleanup_trigger_sees_it(rec
         assert record["dynamodb"]["Keys"] == {"pk": {"S": "lyr#us-east-1.numpy"},
                                               "sk": {"S": "lyrVrsn#v1"}}
         assert record["dynamodb"]["OldImage"]["arn"]["S"].endswith(":numpy:1")
-        status = wait_for(lambda: (lambda s: s if s["Lag"] == 0 else None)(
-            trigger_status(server.url, "layer-cleanup")), what="the trigger's checkpoint")
         assert status["DeliveredRecords"] == 1
         assert "LastError" not in status
 
@@ -169,7 +176,9 @@ def test_filters_batches_and_order(receiver):
         for version in range(1, 8):
             ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "pandas", version, "latest"))
         ddb.put_item(TableName="lambda-layers", Item=layer("eu-west-1", "pandas", 1, "latest"))
-        wait_for(lambda: len(receiver.records()) == 6, what="six matching records")
+        wait_for(lambda: len(receiver.records()) >= 6, what="six matching records")
+        wait_for(lambda: trigger_status(server.url, "inserts")["Lag"] == 0,
+                 what="the trigger to read past every write")
         versions = [(r["awsRegion"], r["dynamodb"]["NewImage"]["rgn"]["S"],
                      r["dynamodb"]["NewImage"]["lyrVrsn"]["N"]) for r in receiver.records()]
         assert [v[1:] for v in versions] == [("us-east-1", str(v)) for v in range(3, 8)] + [
@@ -372,7 +381,8 @@ def test_the_triggers_file_and_a_restart_in_the_middle_of_a_backlog(tmp_path):
             server.client().put_item(TableName="lambda-layers",
                                      Item=layer("us-east-1", "jax", 11, "latest"))
             wait_for(lambda: sum(len(e["Records"]) for e in received) >= 11, what="the 11th")
-            time.sleep(0.2)
+            wait_for(lambda: trigger_status(server.url, "backlog")["Lag"] == 0,
+                     what="the checkpoint to pass the 11th")
             versions = [int(r["dynamodb"]["NewImage"]["lyrVrsn"]["N"])
                         for e in received for r in e["Records"]]
             assert versions == list(range(1, 12))
@@ -407,7 +417,7 @@ def test_kill_9_after_acknowledged_writes_keeps_table_stream_and_ttl_in_agreemen
         writer = subprocess.Popen([sys.executable, "-c", WRITER, server.url, str(now)],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         acknowledged = -1
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 20 * SLOWDOWN
         while acknowledged < 300 and time.monotonic() < deadline:
             line = writer.stdout.readline()
             if not line:
