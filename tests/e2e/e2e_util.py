@@ -569,7 +569,9 @@ def read_stream(streams, arn, iterator_type="TRIM_HORIZON"):
 class EventReceiver:
     """A local HTTP endpoint that records the JSON bodies POSTed to it, as a
     function behind the Lambda Runtime Interface Emulator would receive them.
-    `fail_first` requests are answered 500 before it starts accepting."""
+    `fail_first` requests are answered 500 before it starts accepting.
+    `requested` holds when each request came (time.monotonic()), failed or
+    not; `arrivals` when each accepted event did."""
 
     def __init__(self, fail_first=0):
         import http.server
@@ -577,6 +579,7 @@ class EventReceiver:
         receiver = self
         self.events = []
         self.arrivals = []
+        self.requested = []
         self.fail_first = fail_first
         self.requests = 0
         self.lock = threading.Lock()
@@ -585,6 +588,7 @@ class EventReceiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 with receiver.lock:
+                    receiver.requested.append(time.monotonic())
                     receiver.requests += 1
                     failing = receiver.requests <= receiver.fail_first
                     if not failing:

@@ -1,9 +1,9 @@
 """Local stream triggers and the admin API, end to end: the seed 000 flow
 (lambda layers deprecated with a TTL, deleted by the sweeper, cleaned up by a
-filtered trigger), Lambda's event shape and filters, HTTP and command
-targets, retries that hold later records back, the on-failure file, the
---triggers file, restarts that lose nothing, and a kill -9 after
-acknowledged writes.
+filtered trigger), Lambda's event shape and filters, batching windows, HTTP
+and command targets, retries with backoff that hold later records back, the
+on-failure file, the --triggers file, restarts that lose nothing, and a
+kill -9 after acknowledged writes.
 
 No test sleeps for a fixed time: each waits for a condition (a delivery, the
 trigger's checkpoint) under wait_for's deadline, so that the suite holds in
@@ -186,6 +186,37 @@ def test_filters_batches_and_order(receiver):
         assert all(len(event["Records"]) <= 2 for event in receiver.events)
 
 
+def test_a_batching_window_holds_a_partial_batch_but_not_a_full_one():
+    full, partial = EventReceiver(), EventReceiver()
+    window = 3
+    try:
+        with run_server("--in-memory") as server:
+            ddb = server.client()
+            add_trigger(server.url, Name="full", TableName="lambda-layers", Url=full.url,
+                        BatchSize=3, MaximumBatchingWindowInSeconds=300)
+            add_trigger(server.url, Name="partial", TableName="lambda-layers", Url=partial.url,
+                        BatchSize=10, MaximumBatchingWindowInSeconds=window)
+            for name in ("full", "partial"):
+                wait_for(lambda: trigger_status(server.url, name)["State"] == "running",
+                         what="the trigger {} to start".format(name))
+            written = time.monotonic()
+            for version in range(1, 4):
+                ddb.put_item(TableName="lambda-layers", Item=layer("us-east-1", "jax", version, "latest"))
+            # Three records fill the first trigger's batch: it goes at once,
+            # long before the 300 s window ends (wait_for gives up first).
+            wait_for(lambda: full.events, timeout=20, what="the full batch")
+            # They are fewer than the second one's batch: held until its
+            # window, which starts once the first of them is read, ends.
+            wait_for(lambda: partial.events, timeout=window + 10, what="the partial batch")
+            assert [len(event["Records"]) for event in full.events] == [3]
+            assert [len(event["Records"]) for event in partial.events] == [3]
+            waited = partial.arrivals[0] - written
+            assert window <= waited < window + 1.0 * SLOWDOWN, waited
+    finally:
+        full.close()
+        partial.close()
+
+
 def test_a_failing_target_holds_later_records_back_until_it_recovers():
     receiver = EventReceiver(fail_first=3)
     try:
@@ -205,6 +236,11 @@ def test_a_failing_target_holds_later_records_back_until_it_recovers():
                               what="the trigger to count its deliveries")
             assert status["FailedAttempts"] == 3
             assert "HTTP 500" in status["LastError"]
+            # The first record's retries back off 200, 400 and 800 ms after
+            # each failed answer (more under a sanitizer, never less).
+            gaps = [b - a for a, b in zip(receiver.requested, receiver.requested[1:4])]
+            for gap, backoff in zip(gaps, (0.2, 0.4, 0.8)):
+                assert backoff <= gap < backoff + 1.0 * SLOWDOWN, gaps
     finally:
         receiver.close()
 
