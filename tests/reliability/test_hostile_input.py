@@ -73,9 +73,6 @@ def test_catalogue_is_large():
     assert len(CASES) >= 50
 
 
-@pytest.mark.skipif("address" in SANITIZERS, reason=(
-    "ASan holds freed memory in its quarantine (256 MiB) before reusing it, so the RSS grows "
-    "with every allocation (flat with quarantine_size_mb=0); LeakSanitizer checks leaks at exit"))
 def test_memory_bounded_over_repeated_catalogue(server):
     """Three more passes over the catalogue: once the allocator has warmed up,
     the resident set does not grow with the number of bad requests."""
@@ -89,8 +86,12 @@ def test_memory_bounded_over_repeated_catalogue(server):
     after = rss_kib(server.proc.pid)
     print("\nhostile input: RSS {} KiB -> {} KiB over {} more passes of {} cases".format(
         before, after, size(2, 5), len(CASES)))
-    assert after - before < 32 * 1024, "RSS grew from {} to {} KiB".format(before, after)
     probe(server.url)
+    if "address" in SANITIZERS:
+        pytest.skip("ASan holds freed memory in its quarantine (256 MiB) before reusing it, so "
+                    "the RSS grows with every allocation (flat with quarantine_size_mb=0); "
+                    "LeakSanitizer checks for leaks at exit")
+    assert after - before < 32 * 1024, "RSS grew from {} to {} KiB".format(before, after)
 
 
 # --- connections that misbehave -------------------------------------------
@@ -265,12 +266,14 @@ def test_many_idle_connections(server):
         per_connection = (during - before) * 1024 / count
         print("\n{} idle connections: RSS {} KiB -> {} KiB ({:.0f} bytes each)".format(
             count, before, during, per_connection))
-        assert per_connection < 16 * 1024, "{:.0f} bytes per idle connection".format(
-            per_connection)
     finally:
         for s in socks:
             s.close()
     probe(server.url)
+    if "thread" in SANITIZERS:
+        pytest.skip("TSan adds shadow memory and metadata for all that each connection "
+                    "touches: about twice the bytes per connection")
+    assert per_connection < 16 * 1024, "{:.0f} bytes per idle connection".format(per_connection)
 
 
 @pytest.mark.skipif("undefined" in SANITIZERS, reason=(
