@@ -52,6 +52,11 @@ LAYERS_TABLE = {
     "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
 }
 
+# How much later than its window or backoff a delivery may come: the
+# lower bounds are exact, this one allows for a CI machine busy with other
+# builds (times SLOWDOWN under TSan).
+LATE = 2.0
+
 CLEANUP_FILTER = {"eventName": ["REMOVE"], "dynamodb": {"Keys": {"pk": {"S": [{"prefix": "lyr#"}]}}}}
 
 
@@ -211,7 +216,7 @@ def test_a_batching_window_holds_a_partial_batch_but_not_a_full_one():
             assert [len(event["Records"]) for event in full.events] == [3]
             assert [len(event["Records"]) for event in partial.events] == [3]
             waited = partial.arrivals[0] - written
-            assert window <= waited < window + 1.0 * SLOWDOWN, waited
+            assert window <= waited < window + LATE * SLOWDOWN, waited
     finally:
         full.close()
         partial.close()
@@ -240,7 +245,7 @@ def test_a_failing_target_holds_later_records_back_until_it_recovers():
             # each failed answer (more under a sanitizer, never less).
             gaps = [b - a for a, b in zip(receiver.requested, receiver.requested[1:4])]
             for gap, backoff in zip(gaps, (0.2, 0.4, 0.8)):
-                assert backoff <= gap < backoff + 1.0 * SLOWDOWN, gaps
+                assert backoff <= gap < backoff + LATE * SLOWDOWN, gaps
     finally:
         receiver.close()
 
