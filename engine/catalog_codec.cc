@@ -6,7 +6,7 @@
 namespace ddb::engine {
 namespace {
 
-constexpr uint8_t kSchemaFormatVersion = 2;
+constexpr uint32_t kSchemaFormatVersion = 2;
 
 // One visitor per direction keeps the field order defined once: Encode and
 // Decode both call Fields(), so they cannot drift apart.
@@ -174,7 +174,7 @@ void Fields(V& v, StreamInfo& info) {
   v.Field(info.shards);
 }
 
-constexpr uint8_t kStreamInfoFormatVersion = 1;
+constexpr uint32_t kStreamInfoFormatVersion = 1;
 
 // Appended in version 2.
 template <class V>
@@ -184,28 +184,55 @@ void FieldsSinceVersion2(V& v, TableSchema& s) {
   v.Field(s.point_in_time_recovery.recovery_period_days);
 }
 
-}  // namespace
-
-std::string EncodeTableSchema(const TableSchema& schema) {
+// The envelope every versioned catalog value shares: the format version,
+// then the fields `fields(visitor, value, version)` visits for it.
+template <class T, class FieldsOf>
+std::string EncodeVersioned(uint32_t version, const T& value, FieldsOf fields) {
   Writer w;
-  w.Field(static_cast<uint32_t>(kSchemaFormatVersion));
-  Fields(w, const_cast<TableSchema&>(schema));
-  FieldsSinceVersion2(w, const_cast<TableSchema&>(schema));
+  w.Field(version);
+  fields(w, const_cast<T&>(value), version);
   return w.Take();
 }
 
-Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
+// kInternal ("stored <what> is corrupt") for an unknown version, bytes
+// left over or a count past the end.
+template <class T, class FieldsOf>
+Result<T> DecodeVersioned(std::string_view bytes, uint32_t oldest, uint32_t newest,
+                          std::string_view what, FieldsOf fields) {
   Reader r(bytes);
   uint32_t version = 0;
   r.Field(version);
-  TableSchema schema;
-  bool known = version >= 1 && version <= kSchemaFormatVersion;
-  if (known) Fields(r, schema);
-  if (known && version >= 2) FieldsSinceVersion2(r, schema);
+  T value;
+  bool known = version >= oldest && version <= newest;
+  if (known) fields(r, value, version);
   if (!known || !r.in().done() || r.bad_count()) {
-    return Status::Internal("stored table schema is corrupt");
+    return Status::Internal("stored " + std::string(what) + " is corrupt");
   }
-  return schema;
+  return value;
+}
+
+template <class V>
+void SchemaFields(V& v, TableSchema& s, uint32_t version) {
+  Fields(v, s);
+  if (version >= 2) FieldsSinceVersion2(v, s);
+}
+
+template <class V>
+void StreamInfoFields(V& v, StreamInfo& info, uint32_t) {
+  Fields(v, info);
+}
+
+}  // namespace
+
+std::string EncodeTableSchema(const TableSchema& schema) {
+  return EncodeVersioned(kSchemaFormatVersion, schema,
+                         [](auto& v, TableSchema& s, uint32_t version) { SchemaFields(v, s, version); });
+}
+
+Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
+  return DecodeVersioned<TableSchema>(
+      bytes, 1, kSchemaFormatVersion, "table schema",
+      [](auto& v, TableSchema& s, uint32_t version) { SchemaFields(v, s, version); });
 }
 
 std::string EncodeTableStats(const TableStats& stats) {
@@ -225,20 +252,15 @@ Result<TableStats> DecodeTableStats(std::string_view bytes) {
 }
 
 std::string EncodeStreamInfo(const StreamInfo& info) {
-  Writer w;
-  w.Field(static_cast<uint32_t>(kStreamInfoFormatVersion));
-  Fields(w, const_cast<StreamInfo&>(info));
-  return w.Take();
+  return EncodeVersioned(kStreamInfoFormatVersion, info,
+                         [](auto& v, StreamInfo& i, uint32_t version) { StreamInfoFields(v, i, version); });
 }
 
 Result<StreamInfo> DecodeStreamInfo(std::string_view bytes) {
-  Reader r(bytes);
-  uint32_t version = 0;
-  r.Field(version);
-  StreamInfo info;
-  if (version == kStreamInfoFormatVersion) Fields(r, info);
-  if (version != kStreamInfoFormatVersion || !r.in().done() || r.bad_count() ||
-      info.shards.empty()) {
+  auto info = DecodeVersioned<StreamInfo>(
+      bytes, kStreamInfoFormatVersion, kStreamInfoFormatVersion, "stream description",
+      [](auto& v, StreamInfo& i, uint32_t version) { StreamInfoFields(v, i, version); });
+  if (info.ok() && info->shards.empty()) {
     return Status::Internal("stored stream description is corrupt");
   }
   return info;

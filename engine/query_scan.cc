@@ -6,7 +6,6 @@
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
-#include "engine/table_state.h"
 
 namespace ddb::engine {
 namespace {
@@ -88,12 +87,11 @@ Result<std::string> StartPosition(const TableSchema& schema, const IndexSchema* 
   return *std::move(position);
 }
 
-}  // namespace
-
-Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* index,
-                                 std::string lower, std::string upper, bool forward, size_t limit,
-                                 const std::optional<Item>& exclusive_start_key,
-                                 bool fetch_table_items) const {
+// One page of [lower, upper) of the table's items or of one index's
+// entries, read from one snapshot.
+Result<Page> ReadRange(const Store& store, const TableSchema& schema, const IndexSchema* index,
+                       std::string lower, std::string upper, bool forward, size_t limit,
+                       const std::optional<Item>& exclusive_start_key, bool fetch_table_items) {
   if (exclusive_start_key) {
     auto start = StartPosition(schema, index, *exclusive_start_key);
     if (!start.ok()) return start.status();
@@ -106,15 +104,15 @@ Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* i
   }
   Page page;
   if (lower >= upper) return page;
-  auto snapshot = store_->GetSnapshot();
-  auto it = store_->NewIterator(index ? Family::kIndexes : Family::kItems, lower, upper,
+  auto snapshot = store.GetSnapshot();
+  auto it = store.NewIterator(index ? Family::kIndexes : Family::kItems, lower, upper,
                                 snapshot.get());
   forward ? it->SeekToFirst() : it->SeekToLast();
   for (; it->Valid(); forward ? it->Next() : it->Prev()) {
     auto item = DecodeItem(it->value());
     if (!item.ok()) return item.status();
     if (index && fetch_table_items) {
-      auto stored = store_->Get(Family::kItems,
+      auto stored = store.Get(Family::kItems,
                                 ItemKey(schema.table_id, schema, ExtractKey(schema, *item)),
                                 snapshot.get());
       if (!stored.ok()) return stored.status();
@@ -135,15 +133,6 @@ Result<Page> Database::ReadRange(const TableSchema& schema, const IndexSchema* i
   DDB_RETURN_IF_ERROR(it->status());
   return page;
 }
-
-Result<std::shared_ptr<const TableSchema>> Database::GetSchema(std::string_view ns,
-                                                                std::string_view table) const {
-  auto state = FindTable(ns, table);
-  if (!state) return ItemTableNotFound();
-  return state->schema();
-}
-
-namespace {
 
 // The index `name` of `schema`, nullptr for "" (the table itself).
 Result<const IndexSchema*> IndexNamed(const TableSchema& schema, const std::string& name) {
@@ -172,7 +161,7 @@ Result<Page> Database::Query(std::string_view ns, std::string_view table,
     prefix = IndexPartitionPrefix((*schema)->table_id, **index, partition);
   }
   KeyRange range = SortKeyRange(std::move(prefix), request.sort);
-  return ReadRange(**schema, *index, std::move(range.lower), std::move(range.upper),
+  return ReadRange(*store_, **schema, *index, std::move(range.lower), std::move(range.upper),
                    request.forward, request.limit, request.exclusive_start_key,
                    request.fetch_table_items);
 }
@@ -196,7 +185,7 @@ Result<Page> Database::Scan(std::string_view ns, std::string_view table,
           std::to_string(request.total_segments) + " Segment: " + std::to_string(request.segment));
     }
   }
-  return ReadRange(**schema, *index, std::move(range.lower), std::move(range.upper), true,
+  return ReadRange(*store_, **schema, *index, std::move(range.lower), std::move(range.upper), true,
                    request.limit, request.exclusive_start_key, request.fetch_table_items);
 }
 

@@ -114,10 +114,10 @@ std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
   return value;
 }
 
-std::string ShardId(int64_t created_millis, uint64_t stream_id, size_t shard_number) {
+std::string ShardId(int64_t created_millis, uint64_t stream_id, uint64_t first_sequence) {
   // The suffix only has to be unique; mixing the numbers makes it look like
   // DynamoDB's random one.
-  uint64_t mix = (stream_id * 0x9E3779B97F4A7C15ull) ^ (shard_number * 0xC2B2AE3D27D4EB4Full);
+  uint64_t mix = (stream_id * 0x9E3779B97F4A7C15ull) ^ (first_sequence * 0xC2B2AE3D27D4EB4Full);
   mix ^= mix >> 29;
   char buf[64];
   std::snprintf(buf, sizeof buf, "shardId-%020lld-%08x", static_cast<long long>(created_millis),

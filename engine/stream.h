@@ -2,7 +2,7 @@
 // records a table's writes append to it.
 //
 // A table with a stream enabled appends one StreamRecord per changed item,
-// in the same write batch as the change (Database::AddMutation). Records of
+// in the same write batch as the change (ItemWriter::AddMutation). Records of
 // one stream are numbered by one counter — the sequence number — so a shard
 // is a contiguous range of sequence numbers: the open shard runs from its
 // first number on, a closed one ends at `last_sequence`, and its child
@@ -20,7 +20,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,7 +27,9 @@
 
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
+#include "engine/mutex.h"
 #include "engine/status.h"
+#include "engine/thread_annotations.h"
 
 namespace ddb::engine {
 
@@ -72,17 +73,34 @@ struct StreamInfo {
   bool enabled() const { return disabled_millis == 0; }
 };
 
-// The in-memory state of one stream. `info` changes under `mu` (rollover,
-// disabling, trimming — each also holding the table's write lock when the
-// table is live); `next_sequence` is advanced by writers under the table's
-// write lock once their batch is written, so every number below it is
-// readable.
+// The in-memory state of one stream (StreamLog owns them). `info` changes
+// under `mu` (rollover, disabling, trimming — each also holding the table's
+// write lock while the stream is its table's enabled one); `next_sequence`
+// is advanced by writers under the table's write lock once their batch is
+// written, so every number below it is readable.
 struct StreamState {
-  explicit StreamState(StreamInfo info, uint64_t next)
-      : info(std::move(info)), next_sequence(next) {}
+  explicit StreamState(StreamInfo stream_info, uint64_t next)
+      : id(stream_info.stream_id),
+        ns(stream_info.ns),
+        table_name(stream_info.table_name),
+        table_id(stream_info.table_id),
+        label(stream_info.label),
+        view_type(stream_info.view_type),
+        created_millis(stream_info.created_millis),
+        info(std::move(stream_info)),
+        next_sequence(next) {}
 
-  std::mutex mu;
-  StreamInfo info;  // guarded by mu
+  // Fixed for the stream's life: readable without the lock.
+  const uint64_t id;
+  const std::string ns;
+  const std::string table_name;
+  const uint64_t table_id;
+  const std::string label;
+  const std::string view_type;
+  const int64_t created_millis;
+
+  Mutex mu;
+  StreamInfo info GUARDED_BY(mu);
   std::atomic<uint64_t> next_sequence;
 };
 
@@ -110,7 +128,9 @@ std::string SequenceNumberText(uint64_t sequence);
 // nullopt when `text` is not one of ours.
 std::optional<uint64_t> ParseSequenceNumber(std::string_view text);
 
-// A shard id in DynamoDB's form, unique per (stream, shard number).
-std::string ShardId(int64_t created_millis, uint64_t stream_id, size_t shard_number);
+// A shard id in DynamoDB's form, unique per (stream, first sequence number
+// of the shard): shards of a stream are consecutive, non-empty ranges, so no
+// two of them start at the same number.
+std::string ShardId(int64_t created_millis, uint64_t stream_id, uint64_t first_sequence);
 
 }  // namespace ddb::engine

@@ -1,61 +1,106 @@
-// TableState: the in-memory state of one live table, shared by the
-// Database's source files (database.cc, query_scan.cc). Not part of the
-// engine's interface.
+// TableState: the in-memory state of one live table, shared by the engine's
+// parts (the registry owns it; writes, transactions, the TTL sweep and the
+// stream log lock it). Not part of the engine's interface.
 //
-// Thread safety: as annotated per member.
+// Lock order: the registry's lock, then a table's write_mu (tables in
+// table-id order), then a stream's mu (stream_log.h).
 #pragma once
 
-#include <climits>
+#include <algorithm>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "engine/catalog.h"
+#include "engine/mutex.h"
 #include "engine/status.h"
-#include "engine/store.h"
 #include "engine/stream.h"
+#include "engine/thread_annotations.h"
 
 namespace ddb::engine {
 
-// The in-memory state of one live table.
 struct TableState {
-  TableState(std::string ns, std::shared_ptr<const TableSchema> schema, TableStats stats)
-      : ns(std::move(ns)), schema_(std::move(schema)), stats(stats) {}
+  TableState(std::string ns, std::shared_ptr<const TableSchema> schema, TableStats stats,
+             int64_t active_at_millis = 0)
+      : ns(std::move(ns)),
+        table_id(schema->table_id),
+        active_at_millis(active_at_millis),
+        schema_(std::move(schema)),
+        stats(stats) {}
 
-  std::shared_ptr<const TableSchema> schema() const {
-    std::lock_guard lock(schema_mu_);
+  // The schema as of now. Writers re-read it once they hold write_mu, so
+  // none misses an index that an UpdateTable added while they waited.
+  std::shared_ptr<const TableSchema> schema() const EXCLUDES(schema_mu_) {
+    MutexLock lock(schema_mu_);
     return schema_;
   }
-  void set_schema(std::shared_ptr<const TableSchema> schema) {
-    std::lock_guard lock(schema_mu_);
+  void set_schema(std::shared_ptr<const TableSchema> schema) EXCLUDES(schema_mu_) {
+    MutexLock lock(schema_mu_);
     schema_ = std::move(schema);
   }
 
-  // Constant after construction.
   const std::string ns;
-  int64_t active_at_millis = 0;  // CREATING until then (transient statuses)
+  const uint64_t table_id;
+  const int64_t active_at_millis;  // CREATING until then (transient statuses)
 
  private:
-  mutable std::mutex schema_mu_;
-  std::shared_ptr<const TableSchema> schema_;  // guarded by schema_mu_
+  mutable Mutex schema_mu_;
+  std::shared_ptr<const TableSchema> schema_ GUARDED_BY(schema_mu_);
 
  public:
-  // Serializes every item write to this table: read, plan, write batch.
-  std::mutex write_mu;
-  TableStats stats;      // guarded by write_mu
-  std::map<uint32_t, TableStats> index_stats;  // by index_id; guarded by write_mu
-  bool dropped = false;  // guarded by write_mu
+  // Serializes every change to this table's items and schema: read, plan,
+  // write batch, then the in-memory statistics below.
+  mutable Mutex write_mu;
+  TableStats stats GUARDED_BY(write_mu);
+  std::map<uint32_t, TableStats> index_stats GUARDED_BY(write_mu);  // by index_id
+  // Deleted (or reset): writes that waited for write_mu find the table gone.
+  bool dropped GUARDED_BY(write_mu) = false;
   // Item keys claimed by transactions that have decided but not yet
-  // committed (DatabaseOptions::transaction_hold_millis); guarded by write_mu.
-  std::set<std::string> claimed;
-  // The table's enabled stream, or null; guarded by write_mu.
-  std::shared_ptr<StreamState> stream;
+  // committed (DatabaseOptions::transaction_hold_millis).
+  std::set<std::string> claimed GUARDED_BY(write_mu);
+  // The table's enabled stream, or null.
+  std::shared_ptr<StreamState> stream GUARDED_BY(write_mu);
+};
+
+// Holds the write_mu of several tables, taken in table-id order so that two
+// holders never deadlock. The analysis cannot follow locks taken through a
+// run-time list: code that touches a table's guarded state under them says
+// so with `write_mu.AssertHeld()`.
+class TableLocks {
+ public:
+  // Locks `tables` (duplicates allowed).
+  explicit TableLocks(std::vector<TableState*> tables) : tables_(std::move(tables)) {
+    std::sort(tables_.begin(), tables_.end(),
+              [](TableState* a, TableState* b) { return a->table_id < b->table_id; });
+    tables_.erase(std::unique(tables_.begin(), tables_.end()), tables_.end());
+    Acquire();
+  }
+  ~TableLocks() { Release(); }
+  TableLocks(const TableLocks&) = delete;
+  TableLocks& operator=(const TableLocks&) = delete;
+
+  const std::vector<TableState*>& tables() const { return tables_; }
+
+  void Acquire() NO_THREAD_SAFETY_ANALYSIS {
+    if (held_) return;
+    for (TableState* table : tables_) table->write_mu.Lock();
+    held_ = true;
+  }
+  void Release() NO_THREAD_SAFETY_ANALYSIS {
+    if (!held_) return;
+    for (auto it = tables_.rbegin(); it != tables_.rend(); ++it) (*it)->write_mu.Unlock();
+    held_ = false;
+  }
+
+ private:
+  std::vector<TableState*> tables_;
+  bool held_ = false;
 };
 
 // Where an item lives: its live table, that table's schema when looked up,
-// and the item's storage key (Database::Locate).
+// and the item's storage key (TableRegistry::Locate).
 struct ItemLocation {
   std::shared_ptr<TableState> state;
   std::shared_ptr<const TableSchema> schema;
@@ -65,23 +110,10 @@ struct ItemLocation {
 // DynamoDB's answer to an item operation on a missing table.
 inline Status ItemTableNotFound() { return Status::NotFound("Requested resource not found"); }
 
-// Statistics a write batch will leave a table with, applied to the
-// TableState only once the batch is written.
-struct PendingStats {
-  explicit PendingStats(const TableState& state) : table(state.stats) {}
-
-  // Stores the statistics in `batch` (catalog keys).
-  void AddTo(uint64_t table_id, Store::Batch& batch) const;
-  // REQUIRES: state.write_mu held; the batch has been written.
-  void CommitTo(TableState& state) const;
-
-  TableStats table;
-  std::map<uint32_t, TableStats> indexes;  // only those the batch changes
-  // The stream's next sequence number once the batch is written; 0 when
-  // the batch appends no record.
-  uint64_t next_sequence = 0;
-  // The earliest TTL expiry the batch schedules (INT64_MAX: none).
-  int64_t earliest_expiry = INT64_MAX;
-};
+// DynamoDB's answer to a table operation on a missing table.
+inline Status TableNotFound(std::string_view name) {
+  return Status::NotFound("Requested resource not found: Table: " + std::string(name) +
+                          " not found");
+}
 
 }  // namespace ddb::engine

@@ -1,0 +1,61 @@
+// What callers of the engine pass to describe writes: a single item's
+// mutation decided from the item as it is, and the actions of a
+// transaction.
+//
+// Thread safety: plain values and callables; a Planner runs under its
+// table's write lock, so it must not call back into the Database.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/attribute_value.h"
+#include "engine/status.h"
+
+namespace ddb::engine {
+
+// What a single-item write does, decided from the item as it was.
+struct Mutation {
+  enum class Kind { kNone, kPut, kDelete };
+  Kind kind = Kind::kNone;
+  Item new_item;  // kPut only: the whole new item, key attributes included
+  // The item came from an UpdateExpression: index key type errors are
+  // worded as DynamoDB words them for UpdateItem.
+  bool by_update_expression = false;
+  // A TTL delete: its stream record names the service as the deleter.
+  bool by_ttl = false;
+};
+
+// Decides the mutation from the current item (nullptr when absent). A non-ok
+// Status (e.g. kConditionFailed) aborts the write; nothing is changed.
+using Planner = std::function<Result<Mutation>(const Item* old_item)>;
+
+// Accepts or rejects a write given the current item (nullptr when absent).
+using Precondition = std::function<Status(const Item* old_item)>;
+
+// One action of TransactWriteItems: the item's key and what to do with it.
+struct TransactWriteItem {
+  std::string table;
+  Item key;
+  Planner planner;  // may return kConditionFailed to cancel the transaction
+};
+
+struct TransactWriteOutcome {
+  bool committed = false;
+  // When not committed: per item, Ok or the reason it cancels.
+  std::vector<Status> reasons;
+  // Per item: the item before the transaction (nullopt when absent).
+  std::vector<std::optional<Item>> before;
+  // When committed, per item: the item after it (nullopt when absent).
+  std::vector<std::optional<Item>> after;
+};
+
+// An item to read: its table and key.
+struct ItemRef {
+  std::string table;
+  Item key;
+};
+
+}  // namespace ddb::engine

@@ -1,0 +1,153 @@
+#include "engine/item_writer.h"
+
+#include <algorithm>
+
+#include "engine/catalog_codec.h"
+#include "engine/catalog_keys.h"
+#include "engine/item_codec.h"
+#include "engine/item_reads.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::engine {
+
+void PendingStats::AddTo(uint64_t table_id, Store::Batch& batch) const {
+  batch.Put(Family::kCatalog, catalog_keys::Stats(table_id), EncodeTableStats(table));
+  for (const auto& [id, stats] : indexes) {
+    batch.Put(Family::kCatalog, catalog_keys::IndexStats(table_id, id), EncodeTableStats(stats));
+  }
+}
+
+void PendingStats::CommitTo(TableState& state) const {
+  state.stats = table;
+  for (const auto& [id, stats] : indexes) state.index_stats[id] = stats;
+  if (next_sequence != 0 && state.stream) state.stream->next_sequence = next_sequence;
+}
+
+ItemWriter::ItemWriter(Store& store, TtlSchedule& ttl, StreamLog& streams)
+    : store_(store), ttl_(ttl), streams_(streams) {}
+
+Result<std::optional<Item>> ItemWriter::Write(TableState& state, const TableSchema& key_schema,
+                                              const Item& key, const Planner& planner) {
+  std::string item_key = ItemKey(key_schema.table_id, key_schema, key);
+
+  MutexLock lock(state.write_mu);
+  if (state.dropped) return ItemTableNotFound();
+  // The schema as of now: an UpdateTable that added an index while this
+  // write waited for the lock must see its entry written. (Keys never change.)
+  auto current_schema = state.schema();
+  const TableSchema& schema = *current_schema;
+  if (state.claimed.contains(item_key)) {
+    return Status::TransactionConflict(std::string(kTransactionOngoing));
+  }
+  auto old_item = ReadItem(store_, item_key);
+  if (!old_item.ok()) return old_item.status();
+  auto mutation = planner(*old_item ? &**old_item : nullptr);
+  if (!mutation.ok()) return mutation.status();
+  if (mutation->kind == Mutation::Kind::kNone ||
+      (mutation->kind == Mutation::Kind::kDelete && !*old_item)) {
+    return old_item;
+  }
+  Store::Batch batch(store_);
+  PendingStats pending(state);
+  DDB_RETURN_IF_ERROR(
+      AddMutation(state, schema, item_key, key, *old_item, *mutation, batch, pending));
+  DDB_RETURN_IF_ERROR(Commit(state, batch, pending));
+  return old_item;
+}
+
+Status ItemWriter::Commit(TableState& state, Store::Batch& batch, const PendingStats& pending) {
+  pending.AddTo(state.table_id, batch);
+  DDB_RETURN_IF_ERROR(store_.Write(batch));
+  pending.CommitTo(state);
+  AfterCommit(pending);
+  return Status::Ok();
+}
+
+void ItemWriter::AfterCommit(const PendingStats& pending) {
+  if (pending.earliest_expiry != INT64_MAX) ttl_.NoteScheduled(pending.earliest_expiry);
+  if (pending.next_sequence != 0) streams_.NoteWrites();
+}
+
+Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
+                               const std::string& item_key, const Item& key,
+                               const std::optional<Item>& old_item, const Mutation& mutation,
+                               Store::Batch& batch, PendingStats& pending) {
+  const Item* old_ptr = old_item ? &*old_item : nullptr;
+  if (mutation.kind == Mutation::Kind::kNone) return Status::Ok();
+  const Item* new_ptr = nullptr;
+  size_t new_size = 0;
+  if (mutation.kind == Mutation::Kind::kDelete) {
+    if (!old_item) return Status::Ok();
+  } else {
+    new_ptr = &mutation.new_item;
+    DDB_RETURN_IF_ERROR(ValidateItemKey(schema, *new_ptr));
+    if (ExtractKey(schema, *new_ptr) != key) {
+      return Status::InvalidArgument("A write may not change the key of the item it replaces");
+    }
+    new_size = ItemSize(*new_ptr);
+    if (new_size > kMaxItemBytes) {
+      return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
+    }
+  }
+  DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, new_ptr,
+                                        new_ptr && mutation.by_update_expression, batch,
+                                        pending));
+  pending.earliest_expiry = std::min(
+      pending.earliest_expiry, TtlSchedule::WriteEntries(schema, item_key, old_ptr, new_ptr, batch));
+  AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl, batch,
+                     pending);
+  if (new_ptr) {
+    batch.Put(Family::kItems, item_key, EncodeItem(*new_ptr));
+  } else {
+    batch.Delete(Family::kItems, item_key);
+  }
+  if (old_item) {
+    pending.table.item_count -= 1;
+    pending.table.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+  }
+  if (new_ptr) {
+    pending.table.item_count += 1;
+    pending.table.size_bytes += static_cast<int64_t>(new_size);
+  }
+  return Status::Ok();
+}
+
+Status ItemWriter::WriteIndexEntries(TableState& state, const TableSchema& schema,
+                                     const Item* old_item, const Item* new_item,
+                                     bool by_update_expression, Store::Batch& batch,
+                                     PendingStats& pending) {
+  if (new_item) DDB_RETURN_IF_ERROR(ValidateIndexKeys(schema, *new_item, by_update_expression));
+  for (const IndexSchema* index : AllIndexes(schema)) {
+    auto old_key = old_item ? IndexEntryKey(schema, *index, *old_item) : std::nullopt;
+    auto new_key = new_item ? IndexEntryKey(schema, *index, *new_item) : std::nullopt;
+    if (!old_key && !new_key) continue;
+    auto [it, fresh] = pending.indexes.try_emplace(index->index_id);
+    if (fresh) it->second = state.index_stats[index->index_id];
+    TableStats& stats = it->second;
+    if (old_key) {
+      if (!new_key || *new_key != *old_key) batch.Delete(Family::kIndexes, *old_key);
+      stats.item_count -= 1;
+      stats.size_bytes -=
+          static_cast<int64_t>(ItemSize(ProjectForIndex(schema, *index, *old_item)));
+    }
+    if (new_key) {
+      Item projected = ProjectForIndex(schema, *index, *new_item);
+      stats.item_count += 1;
+      stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
+      batch.Put(Family::kIndexes, *new_key, EncodeItem(projected));
+    }
+  }
+  return Status::Ok();
+}
+
+void ItemWriter::AppendStreamRecord(TableState& state, const TableSchema& schema,
+                                    const Item* old_item, const Item* new_item, bool by_ttl,
+                                    Store::Batch& batch, PendingStats& pending) {
+  if (!state.stream) return;
+  streams_.Append(*state.stream, schema, old_item, new_item, by_ttl, batch,
+                  &pending.next_sequence);
+}
+
+}  // namespace ddb::engine

@@ -1,0 +1,30 @@
+// Walking every item of a table to derive entries from them — a new GSI's
+// backfill, the TTL schedule when the TTL attribute changes — in batches
+// of bounded size, so that a large table never builds one huge batch.
+//
+// Thread safety: as Store; the caller holds the table's write_mu so that no
+// write slips between the walk and the schema that follows it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "engine/attribute_value.h"
+#include "engine/status.h"
+#include "engine/store.h"
+
+namespace ddb::engine {
+
+// Calls `visit` for every item of table `table_id`, in key order, with the
+// batch to add entries to; the batch is written and replaced whenever it
+// holds kEntriesPerBatch entries or more. The last batch is left in `batch`
+// unwritten, for the caller to finish and write.
+inline constexpr size_t kEntriesPerBatch = 1000;
+using ItemVisitor =
+    std::function<Status(std::string_view item_key, const Item& item, Store::Batch& batch)>;
+Status ForEachTableItem(Store& store, uint64_t table_id, std::unique_ptr<Store::Batch>& batch,
+                        const ItemVisitor& visit);
+
+}  // namespace ddb::engine
