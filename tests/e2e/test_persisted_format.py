@@ -1,0 +1,69 @@
+"""The persisted format does not change: a data directory written by an
+earlier release (tests/e2e/data/format_v1, written by commit 8b4400d) opens,
+and this binary answers about it exactly as that release did — every table
+description, item, index entry, stream and stream record — and its TTL
+sweep and stream trimming delete the same things.
+
+One deliberate difference: the hex suffix of a shard id that this binary
+opens is derived from the shard's first sequence number (the release before
+used the count of shards left after trimming, which could repeat). Only
+shards created by the sweep below have such ids: they are compared as
+placeholders, and checked to be distinct. So are the time stamps the sweep
+writes, as the clock runs on after the test sets it."""
+
+import json
+from datetime import datetime
+import re
+import shutil
+from pathlib import Path
+
+from .e2e_util import run_server
+from .format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, move_clock, snapshot,
+                              sweep_snapshot)
+
+FIXTURE = Path(__file__).resolve().parent / "data" / "format_v1"
+SERVER_ARGS = ("--per-key-databases", "--no-models", "--ttl-interval", "0")
+SHARD_ID = re.compile(r"shardId-(\d{20})-([0-9a-f]{8})")
+
+
+def sweep_time(text):
+    """Whether `text` is a date-time at or after the sweep (the clock's own
+    time then, which runs on after it is set)."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return when.tzinfo is not None and when.timestamp() * 1000 >= SWEEP_AT_MILLIS - 1000
+
+
+def new_shard_ids(value, found):
+    """`value` with every shard id created at or after the sweep, and every
+    time stamp of then, masked; the ids themselves are collected in `found`."""
+    if isinstance(value, dict):
+        return {k: new_shard_ids(v, found) for k, v in value.items()}
+    if isinstance(value, list):
+        return [new_shard_ids(v, found) for v in value]
+    if isinstance(value, str):
+        match = SHARD_ID.fullmatch(value)
+        if match and int(match.group(1)) >= SWEEP_AT_MILLIS:
+            found.add(value)
+            return "shardId-(new)"
+        if sweep_time(value):
+            return "(sweep time)"
+    return value
+
+
+def test_a_data_directory_written_before_reads_and_sweeps_the_same(tmp_path):
+    expected = json.loads((FIXTURE / "expected.json").read_text())
+    data_dir = tmp_path / "db"
+    shutil.copytree(FIXTURE / "db", data_dir)
+    with run_server(*SERVER_ARGS, "--data-dir", str(data_dir)) as server:
+        move_clock(server.url, READ_AT_MILLIS)
+        assert snapshot(server.url) == expected["snapshot"]
+        swept = sweep_snapshot(server.url)
+    created = set()
+    assert new_shard_ids(swept, created) == new_shard_ids(expected["sweep"], set())
+    assert len(created) == 2  # one child shard per enabled stream
+    # What this binary wrote on top of the old data reads back after a restart.
+    with run_server(*SERVER_ARGS, "--data-dir", str(data_dir)) as server:
+        assert snapshot(server.url) == swept["after"]
