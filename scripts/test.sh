@@ -2,7 +2,8 @@
 # Sets up, builds and runs every test: the GoogleTest suites (engine, api,
 # server), the end-to-end suite, which starts the real binary and drives
 # it with boto3, the AWS CLI and the AWS SDK for JavaScript, and the browser
-# tests of the web console (chromium driven by playwright-core); then builds
+# tests of the web console (chromium driven by playwright-core); then checks
+# the engine's lock annotations with Clang (scripts/thread_safety.sh); builds
 # the container image and tests it end to end (scripts/container-test.sh;
 # needs root or sudo; skip it with LOCALDYNAMO_SKIP_CONTAINER_TEST=1); and
 # last builds the project twice more, with ASan + UBSan and with TSan, and
@@ -12,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 (cd build && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)")
+scripts/thread_safety.sh
 if [[ "${LOCALDYNAMO_SKIP_CONTAINER_TEST:-0}" != 1 ]]; then
   scripts/container-test.sh
 fi
