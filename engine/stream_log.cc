@@ -68,9 +68,13 @@ Status StreamLog::Load() {
 }
 
 std::vector<std::shared_ptr<StreamState>> StreamLog::EnabledStreams() const {
+  std::vector<std::shared_ptr<StreamState>> all;
+  {
+    MutexLock lock(mu_);
+    for (const auto& [id, stream] : streams_) all.push_back(stream);
+  }
   std::vector<std::shared_ptr<StreamState>> enabled;
-  MutexLock lock(mu_);
-  for (const auto& [id, stream] : streams_) {
+  for (auto& stream : all) {
     MutexLock stream_lock(stream->mu);
     if (stream->info.enabled()) enabled.push_back(stream);
   }
@@ -188,20 +192,26 @@ Status StreamLog::Maintain(
     for (const auto& [id, stream] : streams_) streams.push_back(stream);
   }
   for (const auto& stream : streams) {
-    // The enabled stream of a live table changes only under the table's
-    // lock, as disabling it does (Stop to ApplyStop); a stream that is no
-    // longer its table's is finished with that.
+    // Found without any lock but maintenance's: only trimming moves the horizon.
+    auto horizon = TrimHorizon(*stream, now);
+    if (!horizon.ok()) {
+      note(horizon.status());
+      continue;
+    }
+    // The description of a table's enabled stream changes only under the
+    // table's lock, as disabling it does (Stop to ApplyStop); a stream that
+    // is no longer its table's is finished with that.
     bool maintained = false;
     if (auto table = find_table(stream->table_id)) {
       MutexLock write_lock(table->write_mu);
       if (!table->dropped && table->stream == stream) {
         note(RollShard(*stream, now));
-        note(Trim(*stream, now));
+        note(Trim(*stream, *horizon));
         maintained = true;
       }
     }
     if (maintained) continue;
-    note(Trim(*stream, now));
+    note(Trim(*stream, *horizon));
     int64_t disabled = 0;
     {
       MutexLock lock(stream->mu);
@@ -245,14 +255,13 @@ Status StreamLog::RollShard(StreamState& stream, int64_t now) {
   return Status::Ok();
 }
 
-Status StreamLog::Trim(StreamState& stream, int64_t now) {
+Result<uint64_t> StreamLog::TrimHorizon(StreamState& stream, int64_t now) const {
   uint64_t horizon = 0;
   {
     MutexLock lock(stream.mu);
     horizon = stream.info.trim_horizon;
   }
   int64_t cutoff = now - retention_millis_;
-  uint64_t new_horizon = horizon;
   auto it = store_.NewIterator(Family::kStreams, StreamRecordKey(stream.id, horizon),
                                PrefixSuccessor(StreamPrefix(stream.id)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -260,14 +269,17 @@ Status StreamLog::Trim(StreamState& stream, int64_t now) {
     auto record = DecodeStreamRecord(it->value(), sequence);
     if (!record.ok()) return record.status();
     if (record->created_millis >= cutoff) break;
-    new_horizon = sequence + 1;
+    horizon = sequence + 1;
   }
   DDB_RETURN_IF_ERROR(it->status());
-  if (new_horizon == horizon) return Status::Ok();
+  return horizon;
+}
+
+Status StreamLog::Trim(StreamState& stream, uint64_t new_horizon) {
   MutexLock lock(stream.mu);
   if (new_horizon <= stream.info.trim_horizon) return Status::Ok();  // it only moves on
   StreamInfo info = stream.info;
-  horizon = info.trim_horizon;
+  uint64_t horizon = info.trim_horizon;
   info.trim_horizon = new_horizon;
   // Closed shards whose every record is gone leave the stream's
   // description; the last shard stays, so a stream always has one.

@@ -117,7 +117,11 @@ class StreamLog {
                                     std::string_view label) const EXCLUDES(mu_);
   // Closes the open shard of `stream` and opens its child, if it is old enough.
   Status RollShard(StreamState& stream, int64_t now) EXCLUDES(stream.mu);
-  Status Trim(StreamState& stream, int64_t now) EXCLUDES(stream.mu);
+  // The first sequence number not past the retention period at `now`: a
+  // read of records only (trimming is serialized by maintenance_mu_).
+  Result<uint64_t> TrimHorizon(StreamState& stream, int64_t now) const EXCLUDES(stream.mu);
+  // Deletes the records below `new_horizon` and the shards left empty.
+  Status Trim(StreamState& stream, uint64_t new_horizon) EXCLUDES(stream.mu);
   // Deletes a disabled stream past its retention: description and records.
   Status Forget(StreamState& stream) EXCLUDES(mu_);
 
