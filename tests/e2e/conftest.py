@@ -18,13 +18,12 @@ from .e2e_util import (
     EXTERNAL_URL,
     REGION,
     SECRET_KEY,
-    ServerProcess,
     TableFactory,
     isolate_from_user_aws_config,
     make_client,
     make_resource,
-    run_server,
 )
+from .server_util import ServerProcess, run_server
 
 isolate_from_user_aws_config()
 

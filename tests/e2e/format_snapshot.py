@@ -5,8 +5,8 @@ the binary that wrote a data directory and the one reading it now
 
 import json
 
-from .e2e_util import (admin_ok, all_table_names, make_client, make_streams_client,
-                       read_stream)
+from .e2e_util import all_table_names, make_client
+from .server_util import admin_ok, make_streams_client, read_stream
 
 # Access keys of the two per-key databases the fixture holds.
 ACCESS_KEYS = ("alice", "bob")

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from .e2e_util import (EXTERNAL_URL, free_port, make_client, run_server, server_binary,
-                       unique_name)
+from .e2e_util import EXTERNAL_URL, make_client, unique_name
+from .server_util import free_port, run_server, server_binary
 
 pytestmark = pytest.mark.skipif(bool(EXTERNAL_URL), reason="starts its own servers")
 

@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from .e2e_util import run_server
+from .server_util import run_server
 
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .e2e_util import server_binary
+from .server_util import server_binary
 
 pytestmark = pytest.mark.usefixtures("start_server")  # skipped with LOCALDYNAMO_URL
 

@@ -17,7 +17,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .e2e_util import run_server
+from .server_util import run_server
 from .format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, move_clock, snapshot,
                               sweep_snapshot)
 

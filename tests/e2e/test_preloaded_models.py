@@ -14,11 +14,10 @@ from decimal import Decimal
 import pytest
 from boto3.dynamodb.conditions import Key
 
-from .e2e_util import (
+from .e2e_util import expect_error, make_resource
+from .server_util import (
     own_server_fixtures,
     admin_ok,
-    expect_error,
-    make_resource,
     make_streams_client,
     read_stream,
     run_server,

@@ -14,7 +14,8 @@ import subprocess
 import pytest
 
 from .conftest import _aws_cli_path
-from .e2e_util import ACCESS_KEY, REGION, SECRET_KEY, run_server
+from .e2e_util import ACCESS_KEY, REGION, SECRET_KEY
+from .server_util import run_server
 
 WALKTHROUGH = [
     """aws dynamodb create-table \\

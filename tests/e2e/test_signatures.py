@@ -23,12 +23,11 @@ from .e2e_util import (
     expect_error,
     make_session,
     raw_request,
-    run_server,
-    server_binary,
     signed_headers,
     unique_name,
     wait_active,
 )
+from .server_util import run_server, server_binary
 
 FILE_KEY, FILE_SECRET = "AKIDFILE", "file/Secret+1"
 ENV_KEY, ENV_SECRET = "AKIDENV", "env-secret"

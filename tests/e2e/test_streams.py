@@ -8,13 +8,11 @@ import re
 
 import pytest
 
-from .e2e_util import (
+from .e2e_util import exact, expect_error, raw_op
+from .server_util import (
     own_server_fixtures,
     advance_clock,
-    exact,
-    expect_error,
     make_streams_client,
-    raw_op,
     read_stream,
     run_server,
     server_now,

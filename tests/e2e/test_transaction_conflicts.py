@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from .e2e_util import EXTERNAL_URL, exact, expect_error, run_server, wait_active
+from .e2e_util import EXTERNAL_URL, exact, expect_error, wait_active
+from .server_util import run_server
 
 HOLD_MS = 2000
 ONGOING = "Transaction is ongoing for the item"

@@ -22,9 +22,9 @@ import time
 
 import pytest
 
-from .e2e_util import (
+from .e2e_util import SLOWDOWN
+from .server_util import (
     EventReceiver,
-    SLOWDOWN,
     ServerProcess,
     admin,
     admin_ok,

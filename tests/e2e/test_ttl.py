@@ -7,12 +7,10 @@ test asks), because moving the clock would disturb the shared one.
 
 import pytest
 
-from .e2e_util import (
+from .e2e_util import exact, expect_error, raw_op
+from .server_util import (
     own_server_fixtures,
     advance_clock,
-    exact,
-    expect_error,
-    raw_op,
     run_server,
     server_now,
     sweep,

@@ -2,7 +2,7 @@
 of it must be there), then walks the tables, every GSI (Scan and Query),
 the TTL schedule and both streams and compares them with the model."""
 
-from e2e.e2e_util import admin_ok, read_stream, server_now
+from e2e.server_util import admin_ok, read_stream, server_now
 
 from .crash_model import (
     LAYERS, LAYERS_GSIS, LEDGER, LEDGER_GSI, REGIONS, SERVICE_IDENTITY, key_json, key_of)

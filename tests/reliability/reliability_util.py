@@ -1,8 +1,8 @@
 """Helpers of the reliability suite: sizes for the CI and long modes, raw
 sockets, process memory and the probe that proves the server still serves.
 
-Server processes, clients and signed requests come from the end-to-end
-suite's e2e_util; only what is new here lives here.
+Server processes come from the end-to-end suite's server_util, clients and
+signed requests from its e2e_util; only what is new here lives here.
 """
 
 import os

@@ -13,7 +13,8 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from e2e.e2e_util import ServerProcess, make_client, make_streams_client, read_stream
+from e2e.e2e_util import make_client
+from e2e.server_util import ServerProcess, make_streams_client, read_stream
 
 from .reliability_util import size
 

@@ -13,8 +13,8 @@ import random
 import threading
 import time
 
-from e2e.e2e_util import (
-    ServerProcess, make_client, make_streams_client, server_now, wait_active)
+from e2e.e2e_util import make_client, wait_active
+from e2e.server_util import ServerProcess, make_streams_client, server_now
 
 from .crash_checker import (
     check_indexes, check_streams, check_tables, check_ttl, settle_pending, table_state)

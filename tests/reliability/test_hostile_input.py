@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from e2e.e2e_util import ServerProcess, make_client, wait_for
+from e2e.e2e_util import make_client
+from e2e.server_util import ServerProcess, wait_for
 
 from .hostile_cases import TABLE, catalogue
 from .reliability_util import (

@@ -18,7 +18,8 @@ import tempfile
 from decimal import Decimal
 from pathlib import Path
 
-from tests.e2e.e2e_util import ServerProcess, admin_ok, make_client
+from tests.e2e.e2e_util import make_client
+from tests.e2e.server_util import ServerProcess, admin_ok
 from tests.e2e.format_snapshot import (ACCESS_KEYS, READ_AT_MILLIS, WRITTEN_AT_MILLIS,
                                        move_clock, snapshot, sweep_snapshot)
 
