@@ -12,6 +12,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <thread>
 
 extern char** environ;

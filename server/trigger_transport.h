@@ -7,7 +7,7 @@
 // I/O context or child process).
 #pragma once
 
-#include "emulator/triggers.h"
+#include "emulator/trigger_transport.h"
 
 namespace ddb::server {
 
