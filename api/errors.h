@@ -85,7 +85,7 @@ struct ApiError {
   // DynamoDB Streams.
   static ApiError ExpiredIterator(std::string message);
   static ApiError TrimmedDataAccess(std::string message);
-  // The admin API (api/admin.h): not DynamoDB's, so in a namespace of ours.
+  // The admin API (emulator/admin.h): not DynamoDB's, so in a namespace of ours.
   static ApiError AdminDisabled();
   static ApiError AdminCrossOrigin();
   static ApiError AdminNotFound(std::string message);

@@ -5,9 +5,9 @@
 // manifest-summary.json and manifest-files.json, as the DynamoDB Developer
 // Guide's "Table export output format" describes them.
 //
-// The commands themselves (files, gzip, progress) live in server/; this
-// module only knows JSON, so every item still passes the validation that
-// client traffic gets when the command sends it through Dispatch.
+// The commands around them (files, gzip, progress) are the rest of cli/;
+// this module only knows JSON, so every item still passes the validation
+// that client traffic gets when the command sends it through Dispatch.
 //
 // Thread safety: pure functions.
 #pragma once

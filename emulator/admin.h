@@ -12,7 +12,7 @@
 //                                       "ExpiredAt"}…], "DeletedCount"}
 //   GET  /_localdynamo/triggers         every trigger with its position, lag and
 //                                       last error
-//   POST /_localdynamo/triggers         creates a trigger (api/triggers.h format)
+//   POST /_localdynamo/triggers         creates a trigger (emulator/trigger_spec.h format)
 //   GET|DELETE /_localdynamo/triggers/<name>
 //   POST /_localdynamo/reset            drops every table and loads the preloaded
 //                                       models afresh: {"Tables", "Indexes",

@@ -3,8 +3,8 @@
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
 // at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
 // and the caller's identity in the Authorization header. Requests under
-// /_localdynamo go to the admin API (emulator/admin.h), except the web console's
-// page and files (server/console.h).
+// /_localdynamo go to the admin API (emulator/admin.h), except the web
+// console's page and files (server/console.h).
 //
 // Thread safety: Handle() may be called concurrently.
 #pragma once

@@ -1,7 +1,8 @@
-// localdynamo: the one file that sees all three layers. Parses the command
-// line, opens the engine, starts the stream triggers, the background TTL
-// sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM; then
-// stops them in reverse order, closes the database cleanly and exits 0.
+// localdynamo: the one file that sees every layer. Hands the offline data
+// commands to cli/; otherwise parses the command line, opens the engine,
+// loads the preloaded models, starts the stream triggers, the background
+// TTL sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM;
+// then stops them in reverse order, closes the database cleanly and exits 0.
 #include <chrono>
 #include <csignal>
 #include <cstdlib>

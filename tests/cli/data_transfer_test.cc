@@ -1,5 +1,5 @@
-// The JSON shapes of the offline data commands (api/data_transfer.h,
-// api/model_dump.h): import lines, request bodies accepted by Dispatch, the
+// The JSON shapes of the offline data commands (cli/data_transfer.h,
+// emulator/model_dump.h): import lines, request bodies accepted by Dispatch, the
 // export manifests, and a table's CreateTable request rebuilt from its
 // description.
 #include "cli/data_transfer.h"
