@@ -125,15 +125,30 @@ std::string ListTagsBody(std::string_view table_arn) {
   });
 }
 
+namespace {
+
+std::string ShortType(const rapidjson::Value& error) {
+  std::string type = StringMember(error, "__type");
+  if (size_t hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
+  return type;
+}
+
+}  // namespace
+
 std::string DescribeErrorBody(std::string_view body) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (doc.HasParseError() || !doc.IsObject()) return std::string(body);
-  std::string type = StringMember(doc, "__type");
-  if (size_t hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
+  std::string type = ShortType(doc);
   std::string message = StringMember(doc, "message");
   if (message.empty()) message = StringMember(doc, "Message");
   return message.empty() ? type : type + ": " + message;
+}
+
+std::string ErrorTypeOfBody(std::string_view body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  return doc.HasParseError() || !doc.IsObject() ? "" : ShortType(doc);
 }
 
 ApiResult<ScanPage> ParseScanPage(std::string_view body) {

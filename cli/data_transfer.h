@@ -42,6 +42,8 @@ std::string ListTagsBody(std::string_view table_arn);
 
 // "<ErrorType>: <message>" of an error response's body.
 std::string DescribeErrorBody(std::string_view body);
+// Its "<ErrorType>" alone (the part of __type after '#'); empty if none.
+std::string ErrorTypeOfBody(std::string_view body);
 
 struct ScanPage {
   std::vector<std::string> items;  // each item's JSON

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/errors.h"
 #include "cli/data_commands.h"
 #include "cli/data_transfer.h"
 #include "cli/gzip_file.h"
@@ -204,7 +205,7 @@ bool PrepareTable(OfflineDatabase& db, const ImportOptions& options,
   }
   CallResult described = db.Call("DescribeTable", TableNameBody(*table));
   if (described.ok) return true;
-  if (described.error.rfind("ResourceNotFoundException", 0) != 0) {
+  if (!api::IsResourceNotFound(described.error_type)) {
     *error = "table " + *table + ": " + described.error;
     return false;
   }

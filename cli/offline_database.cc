@@ -44,8 +44,8 @@ OfflineDatabase::~OfflineDatabase() = default;
 CallResult OfflineDatabase::Call(std::string_view operation, std::string_view body) {
   std::string target = "DynamoDB_20120810." + std::string(operation);
   api::Response response = api::Dispatch(*db_, caller_, target, body);
-  if (response.http_status == 200) return {true, std::move(response.body), ""};
-  return {false, "", DescribeErrorBody(response.body)};
+  if (response.http_status == 200) return {true, std::move(response.body), "", ""};
+  return {false, "", DescribeErrorBody(response.body), ErrorTypeOfBody(response.body)};
 }
 
 bool OfflineDatabase::ResolveTables(const std::vector<std::string>& requested,

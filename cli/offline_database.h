@@ -30,8 +30,9 @@ struct OfflineTarget {
 
 struct CallResult {
   bool ok = false;
-  std::string body;   // the answer, when ok
-  std::string error;  // "<ErrorType>: <message>", when not
+  std::string body;        // the answer, when ok
+  std::string error;       // "<ErrorType>: <message>", when not
+  std::string error_type;  // "<ErrorType>" alone, when not
 };
 
 class OfflineDatabase {
