@@ -7,18 +7,13 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include <memory>
 #include <string>
 
-#include "api/dispatch.h"
 #include "emulator/model_dump.h"
-#include "engine/clock.h"
-#include "engine/database.h"
+#include "tests/api/dispatch_fixture.h"
 
 namespace ddb::cli {
 
-using api::Caller;
-using api::Dispatch;
 using api::Response;
 
 namespace {
@@ -121,33 +116,13 @@ TEST(CreateRequestTest, NameReadAndReplaced) {
   EXPECT_FALSE(TableNameOfCreateRequest("{}").ok());
 }
 
-class OfflineRequestsTest : public ::testing::Test {
+class OfflineRequestsTest : public api::DispatchTest {
  protected:
-  void SetUp() override {
-    engine::DatabaseOptions options;
-    options.in_memory = true;
-    auto db = engine::Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
-  }
-  Response Call(std::string_view op, std::string_view body) {
-    return Dispatch(*db_, caller_, "DynamoDB_20120810." + std::string(op), body);
-  }
-  std::string CallOk(std::string_view op, std::string_view body) {
-    Response response = Call(op, body);
-    EXPECT_EQ(response.http_status, 200) << op << ": " << response.body;
-    return response.body;
-  }
-
   void CreateTableForTtl() {
-    CallOk("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
+    CallOkBody("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]})");
   }
-
-  engine::FakeClock clock_;
-  std::unique_ptr<engine::Database> db_;
-  Caller caller_{"", "us-east-1"};
 };
 
 constexpr const char* kMusic = R"({
@@ -183,21 +158,22 @@ TEST_F(OfflineRequestsTest, BatchWriteAndScanBodiesRoundTrip) {
   EXPECT_EQ(refused.http_status, 400);
   EXPECT_EQ(DescribeErrorBody(refused.body).rfind("ValidationException", 0), 0u) << refused.body;
 
-  CallOk("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
+  CallOkBody("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]})");
-  EXPECT_FALSE(HasUnprocessedItems(CallOk("BatchWriteItem", BatchWriteItemBody("Items", items))));
-  CallOk("PutItem", PutItemBody("Items", R"({"pk":{"S":"extra"}})"));
+  EXPECT_FALSE(
+      HasUnprocessedItems(CallOkBody("BatchWriteItem", BatchWriteItemBody("Items", items))));
+  CallOkBody("PutItem", PutItemBody("Items", R"({"pk":{"S":"extra"}})"));
   size_t seen = 0;
   int pages = 0;
   // The first page stops at Limit, so the next page starts from its key.
-  auto first = ParseScanPage(CallOk("Scan", R"({"TableName":"Items","Limit":10})"));
+  auto first = ParseScanPage(CallOkBody("Scan", R"({"TableName":"Items","Limit":10})"));
   ASSERT_TRUE(first.ok());
   seen += first->items.size();
   std::string start = first->last_evaluated_key;
   ASSERT_FALSE(start.empty());
   while (!start.empty() && ++pages < 10) {
-    auto page = ParseScanPage(CallOk("Scan", ScanBody("Items", start)));
+    auto page = ParseScanPage(CallOkBody("Scan", ScanBody("Items", start)));
     ASSERT_TRUE(page.ok());
     seen += page->items.size();
     start = page->last_evaluated_key;
@@ -207,12 +183,12 @@ TEST_F(OfflineRequestsTest, BatchWriteAndScanBodiesRoundTrip) {
 }
 
 TEST_F(OfflineRequestsTest, CreateTableInputRebuildsTheTable) {
-  CallOk("CreateTable", kMusic);
-  std::string described = CallOk("DescribeTable", TableNameBody("Music"));
+  CallOkBody("CreateTable", kMusic);
+  std::string described = CallOkBody("DescribeTable", TableNameBody("Music"));
   auto facts = ParseTableFacts(described);
   ASSERT_TRUE(facts.ok());
   EXPECT_EQ(facts->name, "Music");
-  std::string tags = CallOk("ListTagsOfResource", ListTagsBody(facts->arn));
+  std::string tags = CallOkBody("ListTagsOfResource", ListTagsBody(facts->arn));
   auto input = emulator::CreateTableInputFromDescription(described, tags);
   ASSERT_TRUE(input.ok()) << input.error().message;
   rapidjson::Document rebuilt = Parse(*input);
@@ -227,11 +203,11 @@ TEST_F(OfflineRequestsTest, CreateTableInputRebuildsTheTable) {
   // It is a request DynamoDB accepts: the table is created again under a new name.
   auto renamed = WithTableName(*input, "Music2");
   ASSERT_TRUE(renamed.ok());
-  CallOk("CreateTable", *renamed);
+  CallOkBody("CreateTable", *renamed);
 }
 
 TEST_F(OfflineRequestsTest, OnDemandTableHasNoThroughput) {
-  CallOk("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
+  CallOkBody("CreateTable", R"({"TableName":"Items","BillingMode":"PAY_PER_REQUEST",
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
                               {"AttributeName":"g","AttributeType":"S"}],
@@ -239,7 +215,7 @@ TEST_F(OfflineRequestsTest, OnDemandTableHasNoThroughput) {
           "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
           "Projection":{"ProjectionType":"ALL"}}]})");
   auto input = emulator::CreateTableInputFromDescription(
-      CallOk("DescribeTable", TableNameBody("Items")), "");
+      CallOkBody("DescribeTable", TableNameBody("Items")), "");
   ASSERT_TRUE(input.ok());
   rapidjson::Document rebuilt = Parse(*input);
   EXPECT_STREQ(rebuilt["BillingMode"].GetString(), "PAY_PER_REQUEST");
@@ -253,13 +229,13 @@ TEST_F(OfflineRequestsTest, OnDemandTableHasNoThroughput) {
 TEST_F(OfflineRequestsTest, TimeToLiveInputOnlyWhenEnabled) {
   CreateTableForTtl();
   auto off = emulator::TimeToLiveInputFromDescription(
-      "Items", CallOk("DescribeTimeToLive", TableNameBody("Items")));
+      "Items", CallOkBody("DescribeTimeToLive", TableNameBody("Items")));
   ASSERT_TRUE(off.ok());
   EXPECT_FALSE(off->has_value());
-  CallOk("UpdateTimeToLive", R"({"TableName":"Items",
+  CallOkBody("UpdateTimeToLive", R"({"TableName":"Items",
       "TimeToLiveSpecification":{"Enabled":true,"AttributeName":"expires"}})");
   auto on = emulator::TimeToLiveInputFromDescription(
-      "Items", CallOk("DescribeTimeToLive", TableNameBody("Items")));
+      "Items", CallOkBody("DescribeTimeToLive", TableNameBody("Items")));
   ASSERT_TRUE(on.ok());
   ASSERT_TRUE(on->has_value());
   rapidjson::Document request = Parse(**on);
