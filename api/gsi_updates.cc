@@ -1,4 +1,4 @@
-#include "api/index_updates.h"
+#include "api/gsi_updates.h"
 
 #include <algorithm>
 #include <set>
@@ -79,7 +79,7 @@ void PruneDefinitions(engine::TableSchema& schema) {
 
 }  // namespace
 
-ApiResult<bool> CheckIndexUpdates(const IndexUpdates& request) {
+ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request) {
   auto actions = ReadActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   std::set<std::string> named;
@@ -99,8 +99,8 @@ ApiResult<bool> CheckIndexUpdates(const IndexUpdates& request) {
   return true;
 }
 
-ApiResult<std::vector<std::string>> ApplyIndexUpdates(const IndexUpdates& request,
-                                                      engine::TableSchema& schema) {
+ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
+                                                    engine::TableSchema& schema) {
   auto actions = ReadActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   if (request.definitions) {

@@ -17,18 +17,18 @@
 
 namespace ddb::api {
 
-struct IndexUpdates {
+struct GsiUpdates {
   const rapidjson::Value* updates = nullptr;      // the GlobalSecondaryIndexUpdates array
   const rapidjson::Value* definitions = nullptr;  // AttributeDefinitions, if given
 };
 
 // Checks what needs no schema: one action per update object, one update per
 // index, at most one Create or Delete per call.
-ApiResult<bool> CheckIndexUpdates(const IndexUpdates& request);
+ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request);
 
 // Applies the updates to `schema`; returns the names of created indexes.
 // New indexes get index_id 0 (the engine assigns ids).
-ApiResult<std::vector<std::string>> ApplyIndexUpdates(const IndexUpdates& request,
-                                                      engine::TableSchema& schema);
+ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
+                                                    engine::TableSchema& schema);
 
 }  // namespace ddb::api
