@@ -23,6 +23,8 @@ COPY console console
 COPY bench bench
 COPY engine engine
 COPY api api
+COPY emulator emulator
+COPY cli cli
 COPY server server
 ARG JOBS=2
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF >/dev/null \

@@ -16,7 +16,32 @@ ApiError Make(std::string_view prefix, std::string_view name, std::string messag
   return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}};
 }
 
+constexpr std::string_view kValidationException = "ValidationException";
+constexpr std::string_view kResourceNotFoundException = "ResourceNotFoundException";
+constexpr std::string_view kValidationError = "ValidationError";  // a cancellation reason
+
 }  // namespace
+
+CancellationReason CancellationReason::None() { return {"None", "", std::nullopt}; }
+CancellationReason CancellationReason::ConditionalCheckFailed(std::string message,
+                                                              std::optional<engine::Item> item) {
+  return {"ConditionalCheckFailed", std::move(message), std::move(item)};
+}
+CancellationReason CancellationReason::DuplicateItem(std::string message) {
+  return {"DuplicateItem", std::move(message), std::nullopt};
+}
+CancellationReason CancellationReason::TransactionConflict(std::string message) {
+  return {"TransactionConflict", std::move(message), std::nullopt};
+}
+CancellationReason CancellationReason::ValidationError(std::string message) {
+  return {std::string(kValidationError), std::move(message), std::nullopt};
+}
+bool CancellationReason::is_validation_error() const { return code == kValidationError; }
+
+bool IsValidation(std::string_view short_type) { return short_type == kValidationException; }
+bool IsResourceNotFound(std::string_view short_type) {
+  return short_type == kResourceNotFoundException;
+}
 
 std::string_view ApiError::short_type() const {
   std::string_view t = type;
@@ -24,7 +49,7 @@ std::string_view ApiError::short_type() const {
 }
 
 ApiError ApiError::Validation(std::string message) {
-  return Make("com.amazon.coral.validate#", "ValidationException", std::move(message));
+  return Make("com.amazon.coral.validate#", kValidationException, std::move(message));
 }
 ApiError ApiError::Serialization(std::string message) {
   return Make(kCoralService, "SerializationException", std::move(message));
@@ -37,7 +62,7 @@ ApiError ApiError::MissingAuthenticationToken() {
               "Request is missing Authentication Token");
 }
 ApiError ApiError::ResourceNotFound(std::string message) {
-  return Make(kDynamoDb, "ResourceNotFoundException", std::move(message));
+  return Make(kDynamoDb, kResourceNotFoundException, std::move(message));
 }
 ApiError ApiError::ResourceInUse(std::string message) {
   return Make(kDynamoDb, "ResourceInUseException", std::move(message));
@@ -221,10 +246,10 @@ std::string RenderError(const ApiError& error) {
 
 std::string BatchStatementErrorCode(const ApiError& error) {
   std::string_view type = error.short_type();
-  if (type == "ValidationException") return "ValidationError";
+  if (type == kValidationException) return std::string(kValidationError);
   if (type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
   if (type == "DuplicateItemException") return "DuplicateItem";
-  if (type == "ResourceNotFoundException") return "ResourceNotFound";
+  if (type == kResourceNotFoundException) return "ResourceNotFound";
   if (type == "TransactionConflictException") return "TransactionConflict";
   return "InternalServerError";
 }

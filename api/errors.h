@@ -14,6 +14,7 @@
 #include <optional>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/attribute_value.h"
@@ -26,6 +27,15 @@ struct CancellationReason {
   std::string code;     // "None", "ConditionalCheckFailed", "ValidationError", ...
   std::string message;  // empty for "None"
   std::optional<engine::Item> item;
+
+  static CancellationReason None();  // the action was fine
+  // `item` with ReturnValuesOnConditionCheckFailure ALL_OLD.
+  static CancellationReason ConditionalCheckFailed(std::string message,
+                                                   std::optional<engine::Item> item);
+  static CancellationReason DuplicateItem(std::string message);  // PartiQL INSERT
+  static CancellationReason TransactionConflict(std::string message);
+  static CancellationReason ValidationError(std::string message);
+  bool is_validation_error() const;
 };
 
 struct ApiError {
@@ -85,7 +95,7 @@ struct ApiError {
   // DynamoDB Streams.
   static ApiError ExpiredIterator(std::string message);
   static ApiError TrimmedDataAccess(std::string message);
-  // The admin API (api/admin.h): not DynamoDB's, so in a namespace of ours.
+  // The admin API (emulator/admin.h): not DynamoDB's, so in a namespace of ours.
   static ApiError AdminDisabled();
   static ApiError AdminCrossOrigin();
   static ApiError AdminNotFound(std::string message);
@@ -124,6 +134,11 @@ template <class T>
 ApiError ApiResult<T>::FromStatusImpl(const engine::Status& status) {
   return FromStatus(status);
 }
+
+// Whether a short error type (ApiError::short_type(), or the part of an
+// error response's __type after '#') is the one named.
+bool IsValidation(std::string_view short_type);
+bool IsResourceNotFound(std::string_view short_type);
 
 // The JSON body of an error response.
 std::string RenderError(const ApiError& error);

@@ -117,7 +117,7 @@ ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
         auto value = ParseAttributeValue(json_value);
         if (value.ok()) return value;
         ApiError error = value.take_error();
-        if (error.short_type() != "ValidationException") return error;
+        if (!IsValidation(error.short_type())) return error;
         return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
                                     error.message + " for key " + std::string(key));
       });

@@ -176,7 +176,7 @@ ApiResult<const rapidjson::Value*> ReadStatementList(const rapidjson::Value& req
 
 // DynamoDB names the statement of a transaction that fails validation.
 ApiError InStatement(size_t index, ApiError error) {
-  if (error.short_type() != "ValidationException") return error;
+  if (!IsValidation(error.short_type())) return error;
   return ApiError::Validation("Validation failed in TransactStatements[" + std::to_string(index) +
                               "]: " + error.message);
 }

@@ -109,7 +109,7 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
     auto start = ParseItem(*start_json);
     if (!start.ok()) {
       ApiError error = start.take_error();
-      if (error.short_type() != "ValidationException") return error;
+      if (!IsValidation(error.short_type())) return error;
       return ApiError::Validation("The provided starting key is invalid: " + error.message);
     }
     parsed.exclusive_start_key = std::move(start).value();

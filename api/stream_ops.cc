@@ -5,7 +5,11 @@
 // creation time>": the position is the sequence number the next GetRecords
 // starts at, and the creation time (by the emulator's clock) makes it expire
 // after 15 minutes, as DynamoDB's do.
+#include <algorithm>
 #include <charconv>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "api/base64.h"
 #include "api/json_reader.h"
@@ -111,6 +115,30 @@ void WriteShard(JsonWriter& w, const engine::StreamShard& shard) {
   w.EndObject();
 }
 
+// One page of a list that ListStreams or DescribeStream answers: the
+// entries [first, end) of it.
+struct Page {
+  size_t first = 0;
+  size_t end = 0;
+};
+
+// The page after the entry whose key is `exclusive_start` (the last such;
+// from the start when it is absent or names none), of at most `limit`
+// entries (100 when absent). Entries follow it when end < items.size(), and
+// the page's last key is then the LastEvaluated... one.
+template <class T, class KeyOf>
+Page PageAfter(const std::vector<T>& items, std::optional<std::string_view> exclusive_start,
+               std::optional<int64_t> limit, KeyOf key_of) {
+  Page page;
+  if (exclusive_start) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (key_of(items[i]) == *exclusive_start) page.first = i + 1;
+    }
+  }
+  page.end = std::min(items.size(), page.first + static_cast<size_t>(limit.value_or(100)));
+  return page;
+}
+
 }  // namespace
 
 ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request) {
@@ -125,17 +153,12 @@ ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request
   if (start) constraints.Length(*start, "exclusiveStartStreamArn", 37, 1024);
   if (!constraints.empty()) return constraints.ToError();
   auto streams = ctx.db.ListStreams(ctx.caller.ns, table.value_or(""));
-  size_t first = 0;
-  if (start) {
-    for (size_t i = 0; i < streams.size(); ++i) {
-      if (ArnOf(ctx, streams[i].info) == *start) first = i + 1;
-    }
-  }
-  size_t end = std::min(streams.size(), first + static_cast<size_t>(limit.value_or(100)));
+  Page page = PageAfter(streams, start, limit,
+                        [&](const auto& stream) { return ArnOf(ctx, stream.info); });
   return RenderObject([&](JsonWriter& w) {
     w.Key("Streams");
     w.StartArray();
-    for (size_t i = first; i < end; ++i) {
+    for (size_t i = page.first; i < page.end; ++i) {
       const engine::StreamInfo& info = streams[i].info;
       w.StartObject();
       w.Key("StreamArn");
@@ -147,9 +170,9 @@ ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request
       w.EndObject();
     }
     w.EndArray();
-    if (end < streams.size()) {
+    if (page.end < streams.size()) {
       w.Key("LastEvaluatedStreamArn");
-      WriteString(w, ArnOf(ctx, streams[end - 1].info));
+      WriteString(w, ArnOf(ctx, streams[page.end - 1].info));
     }
   });
 }
@@ -167,13 +190,8 @@ ApiResult<std::string> DescribeStream(Context& ctx, const rapidjson::Value& requ
   auto stream = FindStream(ctx, arn);
   if (!stream.ok()) return stream.take_error();
   const engine::StreamInfo& info = stream->info;
-  size_t first = 0;
-  if (start) {
-    for (size_t i = 0; i < info.shards.size(); ++i) {
-      if (info.shards[i].shard_id == *start) first = i + 1;
-    }
-  }
-  size_t end = std::min(info.shards.size(), first + static_cast<size_t>(limit.value_or(100)));
+  Page page = PageAfter(info.shards, start, limit,
+                        [](const auto& shard) -> const std::string& { return shard.shard_id; });
   return RenderObject([&](JsonWriter& w) {
     w.Key("StreamDescription");
     w.StartObject();
@@ -193,11 +211,11 @@ ApiResult<std::string> DescribeStream(Context& ctx, const rapidjson::Value& requ
     WriteKeySchema(w, info.key);
     w.Key("Shards");
     w.StartArray();
-    for (size_t i = first; i < end; ++i) WriteShard(w, info.shards[i]);
+    for (size_t i = page.first; i < page.end; ++i) WriteShard(w, info.shards[i]);
     w.EndArray();
-    if (end < info.shards.size()) {
+    if (page.end < info.shards.size()) {
       w.Key("LastEvaluatedShardId");
-      WriteString(w, info.shards[end - 1].shard_id);
+      WriteString(w, info.shards[page.end - 1].shard_id);
     }
     w.EndObject();
   });

@@ -1,7 +1,7 @@
 // CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables,
 // DescribeLimits, DescribeEndpoints.
 #include "api/create_table_request.h"
-#include "api/index_updates.h"
+#include "api/gsi_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/table_json.h"
@@ -180,9 +180,9 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
     }
     stream = std::move(parsed).value();
   }
-  IndexUpdates index_updates{gsi_updates, definitions};
+  GsiUpdates gsi_request{gsi_updates, definitions};
   if (gsi_updates) {
-    auto checked = CheckIndexUpdates(index_updates);
+    auto checked = CheckGsiUpdates(gsi_request);
     if (!checked.ok()) return checked.take_error();
   }
   int64_t now = ctx.db.clock().NowMillis();
@@ -197,7 +197,7 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
         if (table_class) schema.table_class = std::string(*table_class);
         if (stream) DDB_RETURN_IF_ERROR(ApplyStreamChange(schema, *stream));
         if (gsi_updates) {
-          auto applied = ApplyIndexUpdates(index_updates, schema);
+          auto applied = ApplyGsiUpdates(gsi_request, schema);
           if (!applied.ok()) {
             index_error = applied.take_error();
             return engine::Status::InvalidArgument(index_error->message);  // answered below

@@ -167,14 +167,7 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
   auto found = ctx.db.TransactGet(ctx.caller.ns, refs, &conflicts);
   if (!found.ok()) return found.status();
   if (std::find(conflicts.begin(), conflicts.end(), true) != conflicts.end()) {
-    std::vector<CancellationReason> reasons;
-    for (bool conflict : conflicts) {
-      reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
-                                                      std::string(engine::kTransactionOngoing),
-                                                      std::nullopt}
-                                 : CancellationReason{"None", "", std::nullopt});
-    }
-    return ApiError::TransactionCanceled(std::move(reasons));
+    return CancelOnConflicts(conflicts);
   }
   TableCapacities consumed;
   for (size_t i = 0; i < gets.size(); ++i) {

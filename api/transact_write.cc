@@ -44,15 +44,15 @@ engine::Planner PlannerFor(const TransactAction& action, ConditionCheck& check) 
 CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_item) {
   switch (status.code()) {
     case Status::Code::kOk:
-      return {"None", "", std::nullopt};
+      return CancellationReason::None();
     case Status::Code::kConditionFailed:
-      return {"ConditionalCheckFailed", status.message(), std::move(failed_item)};
+      return CancellationReason::ConditionalCheckFailed(status.message(), std::move(failed_item));
     case Status::Code::kAlreadyExists:  // a PartiQL INSERT over an existing item
-      return {"DuplicateItem", status.message(), std::nullopt};
+      return CancellationReason::DuplicateItem(status.message());
     case Status::Code::kTransactionConflict:
-      return {"TransactionConflict", status.message(), std::nullopt};
+      return CancellationReason::TransactionConflict(status.message());
     default:
-      return {"ValidationError", status.message(), std::nullopt};
+      return CancellationReason::ValidationError(status.message());
   }
 }
 
@@ -138,10 +138,10 @@ ApiError Cancellation(const engine::TransactWriteOutcome& outcome,
   }
   // DynamoDB reports only the first validation error; the rest read None.
   auto first = std::find_if(reasons.begin(), reasons.end(),
-                            [](const auto& r) { return r.code == "ValidationError"; });
+                            [](const auto& r) { return r.is_validation_error(); });
   if (first != reasons.end()) {
     for (auto& reason : reasons) {
-      if (&reason != &*first) reason = {"None", "", std::nullopt};
+      if (&reason != &*first) reason = CancellationReason::None();
     }
   }
   return ApiError::TransactionCanceled(std::move(reasons));
@@ -176,10 +176,9 @@ void Account(const std::vector<TransactAction>& actions,
 ApiError CancelOnConflicts(const std::vector<bool>& conflicts) {
   std::vector<CancellationReason> reasons;
   for (bool conflict : conflicts) {
-    reasons.push_back(conflict ? CancellationReason{"TransactionConflict",
-                                                    std::string(engine::kTransactionOngoing),
-                                                    std::nullopt}
-                               : CancellationReason{"None", "", std::nullopt});
+    reasons.push_back(conflict ? CancellationReason::TransactionConflict(
+                                     std::string(engine::kTransactionOngoing))
+                               : CancellationReason::None());
   }
   return ApiError::TransactionCanceled(std::move(reasons));
 }
@@ -187,8 +186,8 @@ ApiError CancelOnConflicts(const std::vector<bool>& conflicts) {
 // A transaction cancelled because action `index` of `count` is invalid:
 // DynamoDB reports that one as ValidationError and the others as None.
 ApiError CancelOnValidation(size_t count, size_t index, const Status& status) {
-  std::vector<CancellationReason> reasons(count, CancellationReason{"None", "", std::nullopt});
-  reasons[index] = {"ValidationError", status.message(), std::nullopt};
+  std::vector<CancellationReason> reasons(count, CancellationReason::None());
+  reasons[index] = CancellationReason::ValidationError(status.message());
   return ApiError::TransactionCanceled(std::move(reasons));
 }
 

@@ -38,7 +38,8 @@ configure_and_build() {  # dir, sanitizers
   # faster than -g. Only what the tests run is built (no benchmarks).
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
         -DLOCALDYNAMO_SANITIZE="$2" >/dev/null
-  cmake --build "$1" -j "$jobs" --target localdynamo engine_tests api_tests server_tests
+  cmake --build "$1" -j "$jobs" --target localdynamo \
+        engine_tests api_tests emulator_tests cli_tests server_tests
 }
 
 run_asan() {

@@ -66,11 +66,11 @@ HttpResponse Endpoint::HandleAdmin(const HttpRequest& request) const {
   // carry this server's. No CORS headers are ever added here.
   api::Response result;
   if (!options_.admin) {
-    result = api::AdminDisabledResponse();
+    result = emulator::AdminDisabledResponse();
   } else if (!request.origin.empty() && request.origin != "http://" + HostOf(request)) {
-    result = api::AdminCrossOriginResponse();
+    result = emulator::AdminCrossOriginResponse();
   } else {
-    result = api::HandleAdmin(*options_.admin, request.method, request.target, request.body);
+    result = emulator::HandleAdmin(*options_.admin, request.method, request.target, request.body);
   }
   return Finish({result.http_status, {{"Content-Type", "application/json"}}, std::move(result.body)},
                 request, /*cors=*/false);
@@ -100,8 +100,8 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
       return Finish(*std::move(console), request, options_.cors);
     }
   }
-  if (request.target.starts_with(api::kAdminPrefix)) {
-    std::string_view rest = std::string_view(request.target).substr(api::kAdminPrefix.size());
+  if (request.target.starts_with(emulator::kAdminPrefix)) {
+    std::string_view rest = std::string_view(request.target).substr(emulator::kAdminPrefix.size());
     if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) return HandleAdmin(request);
   }
   if (request.method == "OPTIONS" && options_.cors && !request.origin.empty()) {
@@ -143,7 +143,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     caller.host = HostOf(request);
     auto loaded = options_.per_key_databases && options_.preloader
                       ? options_.preloader->EnsureLoaded(caller)
-                      : api::ApiResult<std::optional<api::LoadSummary>>(std::nullopt);
+                      : api::ApiResult<std::optional<emulator::LoadSummary>>(std::nullopt);
     result = loaded.ok() ? api::Dispatch(db_, caller, request.amz_target, request.body)
                          : api::Response{500, api::RenderError(api::ApiError::Internal(
                                                   "Loading the preloaded models failed: " +

@@ -3,15 +3,15 @@
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
 // at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
 // and the caller's identity in the Authorization header. Requests under
-// /_localdynamo go to the admin API (api/admin.h), except the web console's
-// page and files (server/console.h).
+// /_localdynamo go to the admin API (emulator/admin.h), except the web
+// console's page and files (server/console.h).
 //
 // Thread safety: Handle() may be called concurrently.
 #pragma once
 
 #include <string>
 
-#include "api/admin.h"
+#include "emulator/admin.h"
 #include "engine/database.h"
 #include "server/http_server.h"
 #include "server/signature_verifier.h"
@@ -24,10 +24,10 @@ struct EndpointOptions {
   bool per_key_databases = false;
   bool cors = true;  // on by default, as DynamoDB and DynamoDB Local answer
   // The admin API's services; null when it is turned off (--no-admin).
-  api::AdminServices* admin = nullptr;
+  emulator::AdminServices* admin = nullptr;
   // With per_key_databases: loads the preloaded models into each new
   // database on its first request; null when no models are preloaded.
-  api::Preloader* preloader = nullptr;
+  emulator::Preloader* preloader = nullptr;
   bool console = true;  // the web console for browsers (false: --no-console)
   // With --verify-signatures: checks every DynamoDB and Streams request's
   // SigV4 signature (the health check and the admin API stay open); null

@@ -1,25 +1,25 @@
-// localdynamo: the one file that sees all three layers. Parses the command
-// line, opens the engine, starts the stream triggers, the background TTL
-// sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM; then
-// stops them in reverse order, closes the database cleanly and exits 0.
+// localdynamo: the one file that sees every layer. Hands the offline data
+// commands to cli/; otherwise parses the command line, opens the engine,
+// loads the preloaded models, starts the stream triggers, the background
+// TTL sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM;
+// then stops them in reverse order, closes the database cleanly and exits 0.
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
-#include "api/admin.h"
-#include "api/models.h"
-#include "api/triggers.h"
+#include "cli/data_commands.h"
+#include "emulator/admin.h"
+#include "emulator/maintenance.h"
+#include "emulator/models.h"
+#include "emulator/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
-#include "server/data_commands.h"
 #include "server/endpoint.h"
 #include "server/healthcheck.h"
 #include "server/http_server.h"
@@ -28,42 +28,6 @@
 #include "server/trigger_transport.h"
 
 namespace {
-
-// Runs the TTL sweep and stream maintenance every `interval` seconds until
-// destroyed (the admin API runs the same work on demand).
-class Maintenance {
- public:
-  Maintenance(ddb::engine::Database& db, double interval_seconds) : db_(db) {
-    if (interval_seconds <= 0) return;
-    auto interval = std::chrono::milliseconds(static_cast<int64_t>(interval_seconds * 1000));
-    thread_ = std::thread([this, interval] {
-      std::unique_lock lock(mu_);
-      while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
-        lock.unlock();
-        auto swept = db_.SweepExpired();
-        if (!swept.ok()) std::cerr << "localdynamo: TTL sweep: " << swept.status().message() << "\n";
-        auto maintained = db_.MaintainStreams();
-        if (!maintained.ok()) std::cerr << "localdynamo: streams: " << maintained.message() << "\n";
-        lock.lock();
-      }
-    });
-  }
-  ~Maintenance() {
-    {
-      std::lock_guard lock(mu_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  ddb::engine::Database& db_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;  // guarded by mu_
-  std::thread thread_;
-};
 
 // Where the preloaded models are: --models-dir, else the fixtures/ the
 // binary ships with (next to a build tree, an installed share/ folder, or
@@ -121,7 +85,7 @@ int main(int argc, char** argv) {
   using namespace ddb;
   auto started = std::chrono::steady_clock::now();
   // `localdynamo export|import|dump-models ...` work offline on a data directory.
-  if (auto data_command = server::RunDataCommand(argc, argv)) return *data_command;
+  if (auto data_command = cli::RunDataCommand(argc, argv)) return *data_command;
   if (auto health_exit = server::RunHealthCheckIfAsked(argc, argv)) return *health_exit;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
@@ -166,14 +130,14 @@ int main(int argc, char** argv) {
     }
   }
   model_dirs.insert(model_dirs.end(), options->extra_models.begin(), options->extra_models.end());
-  auto models = api::Models::Read(model_dirs, options->sample_items);
+  auto models = emulator::Models::Read(model_dirs, options->sample_items);
   if (!models.ok()) {
     std::cerr << "localdynamo: " << models.error().message << "\n";
     return 1;
   }
   size_t model_tables = models->table_count();
-  api::Preloader preloader(std::move(models).value(), **db);
-  api::LoadSummary loaded;
+  emulator::Preloader preloader(std::move(models).value(), **db);
+  emulator::LoadSummary loaded;
   if (!options->per_key_databases) {
     api::Caller shared;
     shared.region = "us-east-1";
@@ -182,11 +146,11 @@ int main(int argc, char** argv) {
       std::cerr << "localdynamo: " << summary.error().message << "\n";
       return 1;
     }
-    loaded = summary->value_or(api::LoadSummary{});
+    loaded = summary->value_or(emulator::LoadSummary{});
   }
 
   server::TriggerTransport transport;
-  auto triggers = std::make_unique<api::TriggerManager>(
+  auto triggers = std::make_unique<emulator::TriggerManager>(
       **db, transport, [](const std::string& line) { std::cout << line << std::endl; },
       options->allow_command_triggers);
   if (!options->triggers_file.empty()) {
@@ -205,8 +169,8 @@ int main(int argc, char** argv) {
     std::cerr << "localdynamo: " << started.message() << "\n";
     return 1;
   }
-  auto maintenance = std::make_unique<Maintenance>(**db, options->ttl_interval_seconds);
-  api::AdminServices admin{**db, clock, *triggers, preloader};
+  auto maintenance = std::make_unique<emulator::Maintenance>(**db, options->ttl_interval_seconds);
+  emulator::AdminServices admin{**db, clock, *triggers, preloader};
 
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
                                    .cors = options->cors,

@@ -12,6 +12,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <thread>
 
 extern char** environ;
@@ -25,7 +27,7 @@ namespace http = beast::http;
 using asio::ip::tcp;
 using SteadyClock = std::chrono::steady_clock;
 
-api::DeliveryOutcome Failed(std::string why) { return {false, std::move(why)}; }
+emulator::DeliveryOutcome Failed(std::string why) { return {false, std::move(why)}; }
 
 struct Url {
   std::string host, port = "80", target = "/";
@@ -54,8 +56,8 @@ std::optional<Url> ParseUrl(std::string_view url) {
 
 // One POST on its own I/O context; every step is asynchronous so that the
 // stream's deadline bounds the whole exchange.
-api::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
-                          int timeout_seconds, const std::atomic<bool>& cancel) {
+emulator::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
+                               int timeout_seconds, const std::atomic<bool>& cancel) {
   auto url = ParseUrl(url_text);
   if (!url) return Failed("not an http:// URL: " + url_text);
   asio::io_context io;
@@ -126,8 +128,8 @@ bool WriteAll(int fd, const std::string& body, SteadyClock::time_point deadline)
   return true;
 }
 
-api::DeliveryOutcome Run(const std::string& command, const std::string& body,
-                         int timeout_seconds, const std::atomic<bool>& cancel) {
+emulator::DeliveryOutcome Run(const std::string& command, const std::string& body,
+                              int timeout_seconds, const std::atomic<bool>& cancel) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return Failed("cannot create a pipe");
   posix_spawn_file_actions_t actions;
@@ -185,9 +187,10 @@ api::DeliveryOutcome Run(const std::string& command, const std::string& body,
 
 }  // namespace
 
-api::DeliveryOutcome TriggerTransport::Deliver(const std::string& url, const std::string& command,
-                                               const std::string& body, int timeout_seconds,
-                                               const std::atomic<bool>& cancel) {
+emulator::DeliveryOutcome TriggerTransport::Deliver(const std::string& url,
+                                                    const std::string& command,
+                                                    const std::string& body, int timeout_seconds,
+                                                    const std::atomic<bool>& cancel) {
   return url.empty() ? Run(command, body, timeout_seconds, cancel)
                      : Post(url, body, timeout_seconds, cancel);
 }

@@ -7,15 +7,15 @@
 // I/O context or child process).
 #pragma once
 
-#include "api/triggers.h"
+#include "emulator/trigger_transport.h"
 
 namespace ddb::server {
 
-class TriggerTransport final : public api::TriggerTransport {
+class TriggerTransport final : public emulator::TriggerTransport {
  public:
-  api::DeliveryOutcome Deliver(const std::string& url, const std::string& command,
-                               const std::string& body, int timeout_seconds,
-                               const std::atomic<bool>& cancel) override;
+  emulator::DeliveryOutcome Deliver(const std::string& url, const std::string& command,
+                                    const std::string& body, int timeout_seconds,
+                                    const std::atomic<bool>& cancel) override;
 };
 
 }  // namespace ddb::server

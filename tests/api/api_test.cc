@@ -5,12 +5,10 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include <memory>
 #include <string>
 #include <string_view>
 
-#include "engine/clock.h"
-#include "engine/database.h"
+#include "tests/api/dispatch_fixture.h"
 
 namespace ddb::api {
 namespace {
@@ -52,25 +50,11 @@ void ExpectError(const Response& response, std::string_view type, std::string_vi
   EXPECT_TRUE(Contains(doc[key].GetString(), fragment));
 }
 
-class ApiTest : public ::testing::Test {
+class ApiTest : public DispatchTest {
  protected:
-  void SetUp() override {
-    engine::DatabaseOptions options;
-    options.in_memory = true;
-    auto db = engine::Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
-  }
-
-  Response Call(std::string_view op, std::string_view json) {
-    return Dispatch(*db_, caller_, "DynamoDB_20120810." + std::string(op), json);
-  }
-
   // Calls an operation that must succeed and returns its parsed response.
   rapidjson::Document CallOk(std::string_view op, std::string_view json) {
-    Response response = Call(op, json);
-    EXPECT_EQ(response.http_status, 200) << op << ": " << response.body;
-    return ParseJson(response.body);
+    return ParseJson(CallOkBody(op, json));
   }
 
   // An on-demand table with a string hash key "pk".
@@ -86,10 +70,6 @@ class ApiTest : public ::testing::Test {
     return Call("PutItem", R"({"TableName":"Items","Item":{"pk":{"S":"k"},"a":)" +
                                std::string(value) + "}}");
   }
-
-  engine::FakeClock clock_;
-  std::unique_ptr<engine::Database> db_;
-  Caller caller_{.ns = "", .region = "us-east-1"};
 };
 
 TEST_F(ApiTest, CreateTableDescribesTheNewTable) {

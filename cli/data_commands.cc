@@ -1,0 +1,124 @@
+#include "cli/data_commands.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string_view>
+
+namespace ddb::cli {
+namespace {
+namespace po = boost::program_options;
+
+void AddTargetOptions(po::options_description& options, OfflineTarget& target) {
+  options.add_options()
+      ("data-dir", po::value(&target.data_dir),
+       "the server's data directory (default ./localdynamo-data); no server may run on it")
+      ("region", po::value(&target.region), "region in ARNs (default us-east-1)")
+      ("access-key", po::value(&target.access_key),
+       "with a server run with --per-key-databases: whose database (default: the shared one)")
+      ("help", "print this help and exit");
+}
+
+// Parses `argv` (argv[0] being the command's name); false after printing
+// help or an error, with `*exit_code` set.
+bool Parse(int argc, char** argv, const po::options_description& options,
+           const po::positional_options_description* positional, std::string_view usage,
+           int* exit_code) {
+  po::variables_map vm;
+  try {
+    po::command_line_parser parser(argc, argv);
+    parser.options(options);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "localdynamo: " << e.what() << "\n\nusage: " << usage << "\n" << options << "\n";
+    *exit_code = 2;
+    return false;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: " << usage << "\n" << options << "\n";
+    *exit_code = 0;
+    return false;
+  }
+  return true;
+}
+
+int ExportMain(int argc, char** argv) {
+  ExportOptions options;
+  po::options_description flags("export options");
+  flags.add_options()
+      ("out", po::value(&options.out_dir)->required(), "directory to write the exports into")
+      ("table", po::value(&options.tables), "a table to export (repeatable; default: all)")
+      ("items-per-file", po::value(&options.items_per_file),
+       "items per data file (default 1000000)");
+  AddTargetOptions(flags, options.target);
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, nullptr, "localdynamo export --out DIR [--table T]...",
+             &exit_code)) {
+    return exit_code;
+  }
+  return RunExport(options);
+}
+
+int ImportMain(int argc, char** argv) {
+  ImportOptions options;
+  bool no_progress = false;
+  po::options_description flags("import options");
+  flags.add_options()
+      ("table", po::value(&options.table),
+       "the table to load (default: --create-table's TableName, or the export's table)")
+      ("create-table", po::value(&options.create_table),
+       "CreateTable request file (a model's tables/<T>.json) to create the table from when it "
+       "does not exist; tables/<T>.ttl.json beside it is applied too")
+      ("no-progress", po::bool_switch(&no_progress), "do not report progress on stderr")
+      ("from", po::value(&options.paths),
+       "an export directory, a data file (.json, .jsonl, .json.gz) or a directory of them");
+  AddTargetOptions(flags, options.target);
+  po::positional_options_description positional;
+  positional.add("from", -1);
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, &positional,
+             "localdynamo import [--table T] [--create-table tables/T.json] PATH...",
+             &exit_code)) {
+    return exit_code;
+  }
+  options.progress = !no_progress;
+  if (options.paths.empty()) {
+    std::cerr << "localdynamo import: name what to import (an export directory or data files)\n";
+    return 2;
+  }
+  return RunImport(options);
+}
+
+int DumpModelsMain(int argc, char** argv) {
+  DumpModelsOptions options;
+  po::options_description flags("dump-models options");
+  flags.add_options()
+      ("out", po::value(&options.out_dir)->required(),
+       "model folder to write (tables/<T>.json, tables/<T>.ttl.json, items/<T>.jsonl)")
+      ("table", po::value(&options.tables), "a table to write (repeatable; default: all)")
+      ("items", po::bool_switch(&options.items), "also write every item to items/<T>.jsonl");
+  AddTargetOptions(flags, options.target);
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, nullptr, "localdynamo dump-models --out DIR [--table T]... [--items]",
+             &exit_code)) {
+    return exit_code;
+  }
+  return RunDumpModels(options);
+}
+
+}  // namespace
+
+std::optional<int> RunDataCommand(int argc, char** argv) {
+  if (argc < 2) return std::nullopt;
+  std::string_view command = argv[1];
+  // The command's own arguments, with the command as their argv[0].
+  int sub_argc = argc - 1;
+  char** sub_argv = argv + 1;
+  if (command == "export") return ExportMain(sub_argc, sub_argv);
+  if (command == "import") return ImportMain(sub_argc, sub_argv);
+  if (command == "dump-models") return DumpModelsMain(sub_argc, sub_argv);
+  return std::nullopt;
+}
+
+}  // namespace ddb::cli

@@ -1,0 +1,59 @@
+// The offline data commands of the localdynamo binary:
+//
+//   localdynamo export      [--data-dir D] --out DIR [--table T]...
+//   localdynamo import      [--data-dir D] [--table T] [--create-table tables/T.json] PATH...
+//   localdynamo dump-models [--data-dir D] --out DIR [--table T]... [--items]
+//
+// export writes each table in the layout of DynamoDB's export to S3
+// (DYNAMODB_JSON): DIR/<T>/AWSDynamoDB/<export id>/ with manifest-summary.json,
+// manifest-files.json (and their .md5 files), _started and data/*.json.gz of
+// one {"Item": ...} per line — what `aws s3 sync` of a real export to the
+// prefix <T> gives. import reads such a directory, a real export, or single
+// data files (gzip or plain; export lines or bare items, as fixtures hold).
+// dump-models writes the tables as a model folder (fixtures/README.md).
+//
+// All of them open the data directory directly (no server may run on it)
+// and send every request through api::Dispatch.
+//
+// Thread safety: each command runs on the calling thread (import adds a
+// reader thread of its own).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/offline_database.h"
+
+namespace ddb::cli {
+
+// If argv[1] names a data command, runs it and returns the process's exit
+// code; otherwise nothing (the server starts as usual).
+std::optional<int> RunDataCommand(int argc, char** argv);
+
+struct ExportOptions {
+  OfflineTarget target;
+  std::string out_dir;
+  std::vector<std::string> tables;  // empty: every table
+  uint64_t items_per_file = 1'000'000;
+};
+int RunExport(const ExportOptions& options);
+
+struct ImportOptions {
+  OfflineTarget target;
+  std::vector<std::string> paths;
+  std::string table;         // empty: from --create-table's file or the manifest
+  std::string create_table;  // a CreateTable request file (tables/<T>.json)
+  bool progress = true;
+};
+int RunImport(const ImportOptions& options);
+
+struct DumpModelsOptions {
+  OfflineTarget target;
+  std::string out_dir;
+  std::vector<std::string> tables;  // empty: every table
+  bool items = false;
+};
+int RunDumpModels(const DumpModelsOptions& options);
+
+}  // namespace ddb::cli

@@ -1,0 +1,60 @@
+// Line-oriented reading and writing of data files that may be gzip-compressed,
+// as DynamoDB's export to S3 writes them (data/<name>.json.gz). Reading
+// detects gzip by its magic bytes (zlib's transparent mode), so .json,
+// .jsonl and .json.gz files are read alike.
+//
+// Thread safety: one object per thread.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ddb::cli {
+
+class LineFileReader {
+ public:
+  // Returns nullptr and sets `*error` if the file cannot be opened.
+  static std::unique_ptr<LineFileReader> Open(const std::string& path, std::string* error);
+  ~LineFileReader();
+
+  // Reads the next line, without its "\n" (and "\r"); false at the end of
+  // the file or on an error (then error() is set).
+  bool NextLine(std::string* line);
+
+  uint64_t line_number() const { return line_number_; }
+  // Bytes of the file (compressed, if it is) consumed so far, for progress.
+  uint64_t file_offset() const;
+  const std::string& error() const { return error_; }
+
+ private:
+  explicit LineFileReader(gzFile file) : file_(file) {}
+  bool Refill();
+
+  gzFile file_;
+  std::string buffer_;
+  size_t position_ = 0;
+  bool at_end_ = false;
+  uint64_t line_number_ = 0;
+  std::string error_;
+};
+
+// Writes a gzip file; Close() reports whether every byte reached the disk.
+class GzipFileWriter {
+ public:
+  static std::unique_ptr<GzipFileWriter> Create(const std::string& path, std::string* error);
+  ~GzipFileWriter();
+
+  bool Write(std::string_view bytes);
+  // Flushes and closes; false and `*error` set on failure.
+  bool Close(std::string* error);
+
+ private:
+  explicit GzipFileWriter(gzFile file) : file_(file) {}
+  gzFile file_;
+};
+
+}  // namespace ddb::cli

@@ -1,0 +1,213 @@
+#include "emulator/admin.h"
+
+#include <rapidjson/document.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "api/attribute_json.h"
+#include "api/json_reader.h"
+
+namespace ddb::emulator {
+
+using api::ApiError;
+using api::ApiResult;
+using api::JsonWriter;
+using api::ParseBounded;
+using api::RenderError;
+using api::RenderObject;
+using api::RequestReader;
+using api::Response;
+using api::WriteItem;
+using api::WriteString;
+
+namespace {
+
+constexpr int kMaxBodyDepth = 64;
+constexpr int64_t kLatestMillis = 253402300799999;  // 9999-12-31T23:59:59.999Z
+
+Response Answer(ApiResult<std::string> result) {
+  if (!result.ok()) return {result.error().http_status, RenderError(result.error())};
+  return {200, std::move(result).value()};
+}
+
+std::string IsoTime(int64_t millis) { return engine::IsoMillis(millis) + "Z"; }
+
+std::string ClockJson(const engine::ShiftableClock& clock) {
+  int64_t now = clock.NowMillis();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("NowMillis");
+    w.Int64(now);
+    w.Key("Now");
+    WriteString(w, IsoTime(now));
+    w.Key("OffsetMillis");
+    w.Int64(clock.offset_millis());
+  });
+}
+
+ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view body) {
+  rapidjson::Document doc;
+  if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
+    return ApiError::Validation("The body must be a JSON object");
+  }
+  RequestReader r(doc);
+  auto seconds = r.Long("AdvanceSeconds");
+  auto millis = r.Long("AdvanceMillis");
+  auto set = r.Long("SetMillis");
+  auto reset = r.Bool("Reset");
+  if (r.failed()) return r.error();
+  int given = seconds.has_value() + millis.has_value() + set.has_value() + reset.value_or(false);
+  if (given != 1) {
+    return ApiError::Validation(
+        "Give exactly one of AdvanceSeconds, AdvanceMillis, SetMillis and Reset: true");
+  }
+  constexpr int64_t kMaxAdvanceMillis = 100LL * 365 * 24 * 3600 * 1000;  // a century
+  int64_t advance = seconds ? *seconds * 1000 : millis.value_or(0);
+  if ((seconds && (*seconds < 0 || *seconds > kMaxAdvanceMillis / 1000)) ||
+      (millis && (*millis < 0 || *millis > kMaxAdvanceMillis))) {
+    return ApiError::Validation(
+        "The clock only moves forward by up to a century; use SetMillis to set it");
+  }
+  if (set && (*set < 0 || *set > kLatestMillis)) {
+    return ApiError::Validation("SetMillis must be between 0 and 253402300799999 (9999-12-31)");
+  }
+  if (clock.NowMillis() + advance > kLatestMillis) {
+    return ApiError::Validation("The clock cannot go past 9999-12-31");
+  }
+  if (set) {
+    clock.Set(*set);
+  } else if (reset) {
+    clock.Reset();
+  } else {
+    clock.Advance(advance);
+  }
+  return ClockJson(clock);
+}
+
+ApiResult<std::string> Sweep(engine::Database& db) {
+  // In chunks, so that memory stays bounded however much is due; the answer
+  // lists the first kMaxListed and counts them all.
+  constexpr size_t kChunk = 1000;
+  constexpr size_t kMaxListed = 1000;
+  std::vector<engine::ExpiredItem> listed;
+  uint64_t count = 0;
+  for (;;) {
+    auto deleted = db.SweepExpired(kChunk);
+    if (!deleted.ok()) return deleted.status();
+    count += deleted->size();
+    for (auto& item : *deleted) {
+      if (listed.size() < kMaxListed) listed.push_back(std::move(item));
+    }
+    if (deleted->size() < kChunk) break;
+  }
+  auto maintained = db.MaintainStreams();
+  if (!maintained.ok()) return maintained;
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Deleted");
+    w.StartArray();
+    for (const auto& item : listed) {
+      w.StartObject();
+      if (!item.ns.empty()) {
+        w.Key("Namespace");
+        WriteString(w, item.ns);
+      }
+      w.Key("TableName");
+      WriteString(w, item.table);
+      w.Key("Key");
+      WriteItem(w, item.key);
+      w.Key("ExpiredAt");
+      w.Int64(item.expiry_seconds);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("DeletedCount");
+    w.Uint64(count);
+  });
+}
+
+ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view method,
+                                std::string_view name, std::string_view body) {
+  if (name.empty()) {
+    if (method == "GET") return triggers.ListJson();
+    if (method == "POST") return triggers.Add(body, TriggerSource::kAdminApi);
+    return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/triggers");
+  }
+  if (method == "GET") {
+    std::string described = triggers.DescribeJson(name);
+    if (described.empty()) return ApiError::AdminNotFound("No such trigger: " + std::string(name));
+    return described;
+  }
+  if (method == "DELETE") {
+    if (!triggers.Remove(name)) return ApiError::AdminNotFound("No such trigger: " + std::string(name));
+    return std::string("{}");
+  }
+  return ApiError::AdminMethodNotAllowed("Use GET or DELETE on /_localdynamo/triggers/<name>");
+}
+
+ApiResult<std::string> Reset(Preloader& preloader) {
+  auto started = std::chrono::steady_clock::now();
+  auto summary = preloader.Reset();
+  if (!summary.ok()) return summary.take_error();
+  double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            started).count();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Tables");
+    w.Int(summary->tables);
+    w.Key("Indexes");
+    w.Int(summary->indexes);
+    w.Key("Items");
+    w.Int(summary->items);
+    w.Key("Millis");
+    w.Double(millis);
+  });
+}
+
+std::string Index() {
+  return R"({"Endpoints":[)"
+         R"({"Method":"GET","Path":"/_localdynamo/clock","Does":"the emulator's time"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/clock","Does":"move it: {\"AdvanceSeconds\": n} | {\"AdvanceMillis\": n} | {\"SetMillis\": epochMillis} | {\"Reset\": true}"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/sweep","Does":"delete expired TTL items and maintain streams now"},)"
+         R"({"Method":"GET","Path":"/_localdynamo/triggers","Does":"stream triggers with position, lag, last error"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/triggers","Does":"create a stream trigger"},)"
+         R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh"}]})";
+}
+
+}  // namespace
+
+Response HandleAdmin(AdminServices& services, std::string_view method, std::string_view path,
+                     std::string_view body) {
+  std::string_view rest = path.substr(kAdminPrefix.size());
+  if (size_t query = rest.find('?'); query != std::string_view::npos) rest = rest.substr(0, query);
+  while (rest.starts_with('/')) rest.remove_prefix(1);
+  while (rest.ends_with('/')) rest.remove_suffix(1);
+  auto only = [&](std::string_view allowed) {
+    return ApiError::AdminMethodNotAllowed("Use " + std::string(allowed) + " on " +
+                                           std::string(path));
+  };
+  if (rest.empty()) return method == "GET" ? Response{200, Index()} : Answer(only("GET"));
+  if (rest == "clock") {
+    if (method == "GET") return {200, ClockJson(services.clock)};
+    if (method == "POST") return Answer(MoveClock(services.clock, body));
+    return Answer(only("GET or POST"));
+  }
+  if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.db) : only("POST"));
+  if (rest == "reset") return Answer(method == "POST" ? Reset(services.preloader) : only("POST"));
+  if (rest == "triggers" || rest.starts_with("triggers/")) {
+    std::string_view name = rest == "triggers" ? "" : rest.substr(9);
+    return Answer(Triggers(services.triggers, method, name, body));
+  }
+  return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));
+}
+
+Response AdminCrossOriginResponse() {
+  ApiError error = ApiError::AdminCrossOrigin();
+  return {error.http_status, RenderError(error)};
+}
+
+Response AdminDisabledResponse() {
+  ApiError error = ApiError::AdminDisabled();
+  return {error.http_status, RenderError(error)};
+}
+
+}  // namespace ddb::emulator

@@ -1,0 +1,54 @@
+// A stream trigger's definition: what the --triggers file and the admin API
+// give, parsed and validated.
+//
+// A definition is a JSON object; the --triggers file holds a list of them:
+//   {"Name": "cleanup", "TableName": "lambda-layers",
+//    "Url": "http://127.0.0.1:9000/2015-03-31/functions/function/invocations"
+//      | "Command": "python3 handler.py",
+//    "BatchSize": 100, "MaximumBatchingWindowInSeconds": 0,
+//    "StartingPosition": "LATEST" | "TRIM_HORIZON",
+//    "FilterCriteria": {"Filters": [{"Pattern": "<JSON text or object>"}]},
+//    "MaximumRetryAttempts": -1, "OnFailure": "failed-batches.jsonl",
+//    "TimeoutSeconds": 30, "Region": "us-east-1", "AccessKeyId": "…"}
+// AccessKeyId (with Region) names the database of a --per-key-databases
+// server; without it the trigger reads the shared database.
+//
+// Thread safety: pure functions; a TriggerSpec is a plain value.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/errors.h"
+#include "emulator/event_filter.h"
+
+namespace ddb::emulator {
+
+struct TriggerSpec {
+  std::string name;
+  std::string table;
+  std::string ns;      // engine namespace ("" shared)
+  std::string region = "us-east-1";
+  std::string url;
+  std::string command;
+  int batch_size = 100;
+  int batching_window_seconds = 0;
+  bool from_trim_horizon = false;  // StartingPosition
+  std::vector<EventFilter> filters;
+  int max_retry_attempts = -1;  // -1: until it succeeds
+  std::string on_failure_file;
+  int timeout_seconds = 30;
+  std::string definition;  // the JSON as given, shown back by the admin API
+};
+
+// Parses and validates one definition; ValidationException naming the
+// member at fault.
+api::ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json);
+
+// The definitions of a --triggers file: a JSON list of them (or
+// {"Triggers": [...]}), each as compact JSON, all of them valid. The first
+// bad one fails the whole file, naming its position.
+api::ApiResult<std::vector<std::string>> ParseTriggerFile(std::string_view json);
+
+}  // namespace ddb::emulator
