@@ -67,6 +67,19 @@ class TransactionTest : public test::DatabaseFixture {
     return item.ok() ? *item : std::nullopt;
   }
 
+  // Returns once a transaction holds `ref` (TransactGet meets its claim),
+  // rather than guessing how long the transaction's thread takes to start.
+  void WaitUntilClaimed(const ItemRef& ref) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::vector<bool> conflicts;
+      ASSERT_OK(db_->TransactGet(kNs, {ref}, &conflicts));
+      if (conflicts[0]) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    FAIL() << "no transaction claimed the item";
+  }
+
   int64_t IndexCount(std::string table) {
     auto d = db_->DescribeTable(kNs, table);
     uint32_t id = d->schema.global_indexes[0].index_id;
@@ -162,13 +175,15 @@ TEST_F(TransactionTest, ConcurrentTransfersKeepTheSum) {
 }
 
 TEST_F(TransactionTest, HeldItemsMeetConflicts) {
-  Open(/*hold_millis=*/300);
+  // Long enough for the checks below to run inside the hold on a slow,
+  // busy machine (a sanitized build): they take microseconds otherwise.
+  Open(/*hold_millis=*/1000);
   ASSERT_OK(db_->PutItem(kNs, "a", {{"pk", S("1")}, {"n", N("5")}}));
   std::thread holder([&] {
     auto outcome = db_->TransactWrite(kNs, {{"a", {{"pk", S("1")}}, AddTo(1)}});
     EXPECT_TRUE(outcome.ok() && outcome->committed);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // inside the hold
+  WaitUntilClaimed({"a", {{"pk", S("1")}}});
   auto single = db_->PutItem(kNs, "a", {{"pk", S("1")}});
   ASSERT_FALSE(single.ok());
   EXPECT_EQ(single.status().code(), Status::Code::kTransactionConflict);
