@@ -7,6 +7,7 @@
 #include "engine/expression/functions.h"
 #include "engine/expression/lexer.h"
 #include "engine/expression/reserved_words.h"
+#include "engine/expression/token_cursor.h"
 
 namespace ddb::engine::expr {
 namespace {
@@ -21,21 +22,21 @@ constexpr int kMaxParenthesesDepth = kMaxOperators + 1;
 
 // Parses one expression string. Each Parse* method returns nullopt after
 // recording the first error, which the caller then returns.
-class Parser {
+class Parser : private TokenCursor<Token, Kind::kName> {
  public:
   // Tokenizes only text within the size limit, so an oversized expression
   // costs nothing but its rejection (Check).
   Parser(std::string_view text, std::string_view parameter)
-      : text_(text),
-        parameter_(parameter),
-        tokens_(Tokenize(text.size() > kMaxExpressionBytes ? std::string_view() : text)) {}
+      : TokenCursor(Tokenize(text.size() > kMaxExpressionBytes ? std::string_view() : text)),
+        text_(text),
+        parameter_(parameter) {}
 
   Status Check() const {
     if (text_.size() > kMaxExpressionBytes) {
       return Error("Expression size has exceeded the maximum allowed size; expression size: " +
                    std::to_string(text_.size()));
     }
-    if (tokens_.front().kind == Kind::kEnd) return Error("The expression can not be empty;");
+    if (tokens().front().kind == Kind::kEnd) return Error("The expression can not be empty;");
     if (HasDoubledParentheses()) return Error("The expression has redundant parentheses;");
     return Status::Ok();
   }
@@ -62,21 +63,8 @@ class Parser {
   }
 
  private:
-  // --- Tokens ----------------------------------------------------------------
+  // --- Tokens (the rest is TokenCursor's) ------------------------------------
 
-  const Token& Peek(size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
-  bool Accept(Kind kind) {
-    if (Peek().kind != kind) return false;
-    ++pos_;
-    return true;
-  }
-  bool AcceptKeyword(std::string_view keyword) {
-    if (Peek().kind != Kind::kName || !IsKeyword(Peek().text, keyword)) return false;
-    ++pos_;
-    return true;
-  }
   bool Expect(Kind kind) {
     if (Accept(kind)) return true;
     SyntaxError();
@@ -101,11 +89,10 @@ class Parser {
   // it to the token after it.
   void SyntaxError() {
     const Token& bad = Peek();
-    size_t begin = pos_ > 0 ? tokens_[pos_ - 1].offset : bad.offset;
+    const Token* before = Previous();
+    size_t begin = before ? before->offset : bad.offset;
     const Token& after = Peek(1);
-    size_t end = bad.kind == Kind::kEnd ? (pos_ > 0 ? tokens_[pos_ - 1].offset +
-                                                          tokens_[pos_ - 1].text.size()
-                                                    : 0)
+    size_t end = bad.kind == Kind::kEnd ? (before ? before->offset + before->text.size() : 0)
                                         : after.offset + after.text.size();
     std::string token = bad.kind == Kind::kEnd ? "<EOF>" : std::string(bad.text);
     Fail("Syntax error; token: \"" + token + "\", near: \"" +
@@ -117,7 +104,7 @@ class Parser {
   std::optional<std::string> ParseName() {
     const Token& token = Peek();
     if (token.kind == Kind::kNamePlaceholder) {
-      ++pos_;
+      Skip();
       return std::string(token.text);
     }
     if (token.kind != Kind::kName) {
@@ -128,7 +115,7 @@ class Parser {
       Fail("Attribute name is a reserved keyword; reserved keyword: " + std::string(token.text));
       return std::nullopt;
     }
-    ++pos_;
+    Skip();
     return std::string(token.text);
   }
 
@@ -143,7 +130,7 @@ class Parser {
         if (!name) return std::nullopt;
         path.elements.push_back(PathElement{std::move(*name)});
       } else if (Peek().kind == Kind::kLeftBracket) {
-        ++pos_;
+        Skip();
         const Token& number = Peek();
         if (number.kind != Kind::kNumber) {
           SyntaxError();
@@ -157,7 +144,7 @@ class Parser {
                std::string(number.text) + "]");
           return std::nullopt;
         }
-        ++pos_;
+        Skip();
         path.elements.push_back(
             PathElement{"", static_cast<uint32_t>(std::stoull(std::string(digits))), true});
         if (!Expect(Kind::kRightBracket)) return std::nullopt;
@@ -183,7 +170,7 @@ class Parser {
     Operand call;
     call.kind = Operand::Kind::kFunction;
     std::string_view name = Peek().text;
-    pos_ += 2;  // name and '('
+    Skip(2);  // name and '('
     const FunctionInfo* info = FindFunction(name);
     if (info == nullptr) {
       Fail("Invalid function name; function: " + std::string(name));
@@ -267,9 +254,9 @@ class Parser {
 
   std::optional<ConditionOrOperand> ParseOrGroup() {
     auto left = ParseAndGroup();
-    while (left && Peek().kind == Kind::kName && IsKeyword(Peek().text, "OR")) {
+    while (left && PeekKeyword("OR")) {
       if (!RequireCondition(*left)) return std::nullopt;
-      ++pos_;
+      Skip();
       if (!CountOperator()) return std::nullopt;
       auto right = ParseAndGroup();
       if (!right || !RequireCondition(*right)) return std::nullopt;
@@ -281,9 +268,9 @@ class Parser {
 
   std::optional<ConditionOrOperand> ParseAndGroup() {
     auto left = ParseNotGroup();
-    while (left && Peek().kind == Kind::kName && IsKeyword(Peek().text, "AND")) {
+    while (left && PeekKeyword("AND")) {
       if (!RequireCondition(*left)) return std::nullopt;
-      ++pos_;
+      Skip();
       if (!CountOperator()) return std::nullopt;
       auto right = ParseNotGroup();
       if (!right || !RequireCondition(*right)) return std::nullopt;
@@ -359,7 +346,7 @@ class Parser {
     if (Peek().kind == Kind::kValuePlaceholder) {
       operand.kind = Operand::Kind::kValue;
       operand.placeholder = std::string(Peek().text);
-      ++pos_;
+      Skip();
     } else {
       auto path = ParsePath();
       if (!path) return std::nullopt;
@@ -372,17 +359,18 @@ class Parser {
   // Whether some "((x))" wraps one group in two pairs of parentheses, which
   // DynamoDB reports before any other problem of the expression.
   bool HasDoubledParentheses() const {
+    const std::vector<Token>& all = tokens();
     std::vector<size_t> open;
-    std::vector<size_t> match(tokens_.size(), 0);
-    for (size_t i = 0; i < tokens_.size(); ++i) {
-      if (tokens_[i].kind == Kind::kLeftParen) open.push_back(i);
-      if (tokens_[i].kind == Kind::kRightParen && !open.empty()) {
+    std::vector<size_t> match(all.size(), 0);
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i].kind == Kind::kLeftParen) open.push_back(i);
+      if (all[i].kind == Kind::kRightParen && !open.empty()) {
         match[open.back()] = i;
         open.pop_back();
       }
     }
-    for (size_t i = 0; i + 1 < tokens_.size(); ++i) {
-      if (tokens_[i].kind != Kind::kLeftParen || tokens_[i + 1].kind != Kind::kLeftParen) continue;
+    for (size_t i = 0; i + 1 < all.size(); ++i) {
+      if (all[i].kind != Kind::kLeftParen || all[i + 1].kind != Kind::kLeftParen) continue;
       size_t inner_close = match[i + 1];
       if (inner_close != 0 && match[i] == inner_close + 1) return true;
     }
@@ -393,7 +381,7 @@ class Parser {
   // first); the depth cap bounds the recursion.
   template <class ParseInner>
   auto ParseParenthesized(ParseInner parse_inner) -> decltype(parse_inner()) {
-    ++pos_;  // '('
+    Skip();  // '('
     if (++depth_ > kMaxParenthesesDepth) {
       Fail("The expression has redundant parentheses;");
       return std::nullopt;
@@ -530,7 +518,7 @@ class Parser {
         }
         action.value.kind = Operand::Kind::kValue;
         action.value.placeholder = std::string(Peek().text);
-        ++pos_;
+        Skip();
       }
       update.actions.push_back(std::move(action));
     } while (Accept(Kind::kComma));
@@ -539,8 +527,6 @@ class Parser {
 
   std::string_view text_;
   std::string_view parameter_;
-  std::vector<Token> tokens_;
-  size_t pos_ = 0;
   int depth_ = 0;       // of open parentheses
   int operators_ = 0;   // operators and functions so far
   Status error_;
@@ -557,7 +543,7 @@ std::optional<Update> Parser::WholeUpdate() {
   while (Peek().kind != Kind::kEnd) {
     int clause = -1;
     for (int i = 0; i < 4; ++i) {
-      if (Peek().kind == Kind::kName && IsKeyword(Peek().text, kClauses[i].first)) clause = i;
+      if (PeekKeyword(kClauses[i].first)) clause = i;
     }
     if (clause < 0) {
       SyntaxError();
@@ -569,7 +555,7 @@ std::optional<Update> Parser::WholeUpdate() {
       return std::nullopt;
     }
     seen[clause] = true;
-    ++pos_;
+    Skip();
     if (!ParseClause(kClauses[clause].second, update)) return std::nullopt;
   }
   return update;

@@ -234,7 +234,7 @@ std::optional<Condition> Parser::ParseFunctionCondition(int depth) {
     FailAt("Unrecognized function: " + name, name_token);
     return std::nullopt;
   }
-  pos_ += 2;  // name (
+  Skip(2);  // name (
   auto args = ParseArguments(depth, nullptr);
   if (!args) return std::nullopt;
   if (args->size() != function->second) {
@@ -274,7 +274,7 @@ std::optional<std::vector<Operand>> Parser::ParseArguments(int depth,
 // path IS [NOT] MISSING | NULL | <type name>: MISSING is attribute_not_exists;
 // NULL and the type names test the attribute's type.
 std::optional<Condition> Parser::ParseIs(Operand operand) {
-  ++pos_;  // IS
+  Skip();  // IS
   bool negated = AcceptKeyword("NOT");
   if (operand.kind != Operand::Kind::kPath) {
     Fail(Status::InvalidArgument(
@@ -295,7 +295,7 @@ std::optional<Condition> Parser::ParseIs(Operand operand) {
     for (const TypeName& type : TypeNames()) {
       if (!PeekKeyword(type.name)) continue;
       if (!type.second_word.empty() && !PeekKeyword(type.second_word, 1)) continue;
-      pos_ += type.second_word.empty() ? 1 : 2;
+      Skip(type.second_word.empty() ? 1 : 2);
       for (std::string_view dynamo_type : type.types) {
         Condition one = TypeTest(operand, dynamo_type);
         test =
@@ -345,7 +345,7 @@ std::optional<Operand> Parser::ParseOperand(int depth) {
       Fail(Malformed("Expression nesting exceeds the supported depth"));
       return std::nullopt;
     }
-    pos_ += 2;  // size (
+    Skip(2);  // size (
     auto args = ParseArguments(depth + 1, nullptr);
     if (!args) return std::nullopt;
     if (args->size() != 1) {
@@ -389,7 +389,7 @@ std::optional<expr::Path> Parser::ParsePath() {
   }
   expr::Path path;
   path.elements.push_back({Peek().value, 0, false});
-  ++pos_;
+  Skip();
   while (true) {
     if (Accept(Kind::kDot)) {
       const Token& member = Peek();
@@ -401,7 +401,7 @@ std::optional<expr::Path> Parser::ParsePath() {
         return std::nullopt;
       }
       path.elements.push_back({member.value, 0, false});
-      ++pos_;
+      Skip();
     } else if (Accept(Kind::kLeftBracket)) {
       const Token& inside = Peek();
       if (inside.kind == Kind::kString) {
@@ -414,7 +414,7 @@ std::optional<expr::Path> Parser::ParsePath() {
         Unexpected();
         return std::nullopt;
       }
-      ++pos_;
+      Skip();
       if (!Expect(Kind::kRightBracket)) return std::nullopt;
     } else {
       break;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/expression/token_cursor.h"
 #include "engine/status.h"
 
 namespace ddb::engine::partiql {
@@ -54,6 +55,10 @@ struct Token {
 
 // The tokens of `statement`, always ending with one kEnd token.
 std::vector<Token> Tokenize(std::string_view statement);
+
+// The parser's and the literal reader's place in a statement's tokens;
+// keywords are bare identifiers.
+using TokenCursor = expr::TokenCursor<Token, Token::Kind::kIdentifier>;
 
 // "Statement wasn't well formed, can't be processed: <detail>".
 Status Malformed(std::string_view detail);

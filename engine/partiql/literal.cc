@@ -119,56 +119,54 @@ std::nullopt_t LiteralReader::Fail(Status status) {
   return std::nullopt;
 }
 
-std::optional<AttributeValue> LiteralReader::Read(const std::vector<Token>& tokens, size_t& pos,
-                                                  int depth) {
-  return ReadAt(tokens, pos, depth, "root");
+std::optional<AttributeValue> LiteralReader::Read(TokenCursor& tokens, int depth) {
+  return ReadAt(tokens, depth, "root");
 }
 
-std::optional<AttributeValue> LiteralReader::ReadItem(const std::vector<Token>& tokens,
-                                                      size_t& pos) {
-  if (tokens[pos].kind != Kind::kLeftBrace) return ReadAt(tokens, pos, 0, "root");
-  return ReadMap(tokens, pos, 0, "root", true);
+std::optional<AttributeValue> LiteralReader::ReadItem(TokenCursor& tokens) {
+  if (tokens.Peek().kind != Kind::kLeftBrace) return ReadAt(tokens, 0, "root");
+  return ReadMap(tokens, 0, "root", true);
 }
 
-std::optional<AttributeValue> LiteralReader::ReadAt(const std::vector<Token>& tokens, size_t& pos,
-                                                    int depth, const std::string& path) {
+std::optional<AttributeValue> LiteralReader::ReadAt(TokenCursor& tokens, int depth,
+                                                    const std::string& path) {
   if (depth >= kMaxNestingDepth) return Fail(Status::InvalidArgument(std::string(kTooDeep)));
-  const Token& token = tokens[pos];
+  const Token& token = tokens.Peek();
   switch (token.kind) {
     case Kind::kString:
-      ++pos;
+      tokens.Skip();
       return AttributeValue(token.value);
     case Kind::kNumber:
-      ++pos;
+      tokens.Skip();
       return ReadNumber(token, false, path);
     case Kind::kMinus:
-    case Kind::kPlus:
-      if (tokens[pos + 1].kind != Kind::kNumber) {
-        return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
-      }
-      pos += 2;
-      return ReadNumber(tokens[pos - 1], token.kind == Kind::kMinus, path);
+    case Kind::kPlus: {
+      const Token& number = tokens.Peek(1);
+      if (number.kind != Kind::kNumber) return Fail(UnexpectedToken(statement_, number));
+      tokens.Skip(2);
+      return ReadNumber(number, token.kind == Kind::kMinus, path);
+    }
     case Kind::kParameter:
-      ++pos;
+      tokens.Skip();
       return parameters_[next_parameter_++];
     case Kind::kLeftBracket:
-      return ReadList(tokens, pos, depth, path);
+      return ReadList(tokens, depth, path);
     case Kind::kLeftBrace:
-      return ReadMap(tokens, pos, depth, path, false);
+      return ReadMap(tokens, depth, path, false);
     case Kind::kLeftBag:
-      return ReadSet(tokens, pos, depth, path);
+      return ReadSet(tokens, depth, path);
     default:
       break;
   }
   if (IsWord(token, "TRUE") || IsWord(token, "FALSE")) {
-    ++pos;
+    tokens.Skip();
     return AttributeValue(IsWord(token, "TRUE"));
   }
   if (IsWord(token, "NULL")) {
-    ++pos;
+    tokens.Skip();
     return AttributeValue(Null{});
   }
-  if (token.kind == Kind::kIdentifier && tokens[pos + 1].kind == Kind::kLeftParen) {
+  if (token.kind == Kind::kIdentifier && tokens.Peek(1).kind == Kind::kLeftParen) {
     std::string name = token.value;
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return Fail(Status::InvalidArgument("Unsupported data type: " + name + " under key " + path +
@@ -187,72 +185,60 @@ std::optional<AttributeValue> LiteralReader::ReadNumber(const Token& token, bool
   return AttributeValue(std::move(number).value());
 }
 
-std::optional<AttributeValue> LiteralReader::ReadList(const std::vector<Token>& tokens, size_t& pos,
-                                                      int depth, const std::string& path) {
-  ++pos;  // [
+std::optional<AttributeValue> LiteralReader::ReadList(TokenCursor& tokens, int depth,
+                                                      const std::string& path) {
+  tokens.Skip();  // [
   List list;
-  if (tokens[pos].kind != Kind::kRightBracket) {
-    while (true) {
+  if (tokens.Peek().kind != Kind::kRightBracket) {
+    do {
       std::string element_path = path + "[" + std::to_string(list.size()) + "]";
-      auto element = ReadAt(tokens, pos, depth + 1, element_path);
+      auto element = ReadAt(tokens, depth + 1, element_path);
       if (!element) return std::nullopt;
       list.push_back(std::move(*element));
-      if (tokens[pos].kind != Kind::kComma) break;
-      ++pos;
-    }
+    } while (tokens.Accept(Kind::kComma));
   }
-  if (tokens[pos].kind != Kind::kRightBracket) {
-    return Fail(UnexpectedToken(statement_, tokens[pos]));
-  }
-  ++pos;
+  if (!tokens.Accept(Kind::kRightBracket)) return Fail(UnexpectedToken(statement_, tokens.Peek()));
   return AttributeValue(std::move(list));
 }
 
 // `item`: the map is an INSERT's item, whose values are each a root.
-std::optional<AttributeValue> LiteralReader::ReadMap(const std::vector<Token>& tokens, size_t& pos,
-                                                     int depth, const std::string& path,
-                                                     bool item) {
-  ++pos;  // {
+std::optional<AttributeValue> LiteralReader::ReadMap(TokenCursor& tokens, int depth,
+                                                     const std::string& path, bool item) {
+  tokens.Skip();  // {
   Map map;
-  if (tokens[pos].kind != Kind::kRightBrace) {
-    while (true) {
-      const Token& key = tokens[pos];
+  if (tokens.Peek().kind != Kind::kRightBrace) {
+    do {
+      const Token& key = tokens.Peek();
       if (key.kind != Kind::kString && key.kind != Kind::kQuotedIdentifier) {
         return Fail(UnexpectedToken(statement_, key));
       }
-      if (tokens[pos + 1].kind != Kind::kColon) {
-        return Fail(UnexpectedToken(statement_, tokens[pos + 1]));
+      if (tokens.Peek(1).kind != Kind::kColon) {
+        return Fail(UnexpectedToken(statement_, tokens.Peek(1)));
       }
-      pos += 2;
-      auto value = ReadAt(tokens, pos, depth + 1, item ? path : path + "." + key.value);
+      tokens.Skip(2);
+      auto value = ReadAt(tokens, depth + 1, item ? path : path + "." + key.value);
       if (!value) return std::nullopt;
       if (!map.emplace(key.value, std::move(*value)).second) {
         return Fail(Status::InvalidArgument("Duplicate keys in tuple. Key: " + key.value));
       }
-      if (tokens[pos].kind != Kind::kComma) break;
-      ++pos;
-    }
+    } while (tokens.Accept(Kind::kComma));
   }
-  if (tokens[pos].kind != Kind::kRightBrace) return Fail(UnexpectedToken(statement_, tokens[pos]));
-  ++pos;
+  if (!tokens.Accept(Kind::kRightBrace)) return Fail(UnexpectedToken(statement_, tokens.Peek()));
   return AttributeValue(std::move(map));
 }
 
-std::optional<AttributeValue> LiteralReader::ReadSet(const std::vector<Token>& tokens, size_t& pos,
-                                                     int depth, const std::string& path) {
-  ++pos;  // <<
+std::optional<AttributeValue> LiteralReader::ReadSet(TokenCursor& tokens, int depth,
+                                                     const std::string& path) {
+  tokens.Skip();  // <<
   std::vector<AttributeValue> elements;
-  if (tokens[pos].kind != Kind::kRightBag) {
-    while (true) {
-      auto element = ReadAt(tokens, pos, depth + 1, path);
+  if (tokens.Peek().kind != Kind::kRightBag) {
+    do {
+      auto element = ReadAt(tokens, depth + 1, path);
       if (!element) return std::nullopt;
       elements.push_back(std::move(*element));
-      if (tokens[pos].kind != Kind::kComma) break;
-      ++pos;
-    }
+    } while (tokens.Accept(Kind::kComma));
   }
-  if (tokens[pos].kind != Kind::kRightBag) return Fail(UnexpectedToken(statement_, tokens[pos]));
-  ++pos;
+  if (!tokens.Accept(Kind::kRightBag)) return Fail(UnexpectedToken(statement_, tokens.Peek()));
   auto set = MakeSet(elements);
   if (!set.ok()) return Fail(set.status());
   return std::move(set).value();

@@ -35,29 +35,26 @@ class LiteralReader {
 
   size_t parameter_count() const { return parameters_.size(); }
 
-  // Reads the literal starting at tokens[*pos] and advances *pos past it; the
-  // n-th `?` read is bound to parameters[n]. `depth` is the number of
-  // enclosing lists and maps. On error returns nullopt and sets status().
+  // Reads the literal starting at the current token and moves `tokens` past
+  // it; the n-th `?` read is bound to parameters[n]. `depth` is the number
+  // of enclosing lists and maps. On error returns nullopt and sets status().
   // REQUIRES: the statement has no more `?` than parameters.
-  std::optional<AttributeValue> Read(const std::vector<Token>& tokens, size_t& pos, int depth);
+  std::optional<AttributeValue> Read(TokenCursor& tokens, int depth);
 
   // Read for the item of an INSERT: a map whose attribute values are each
   // the root of the paths that messages name.
-  std::optional<AttributeValue> ReadItem(const std::vector<Token>& tokens, size_t& pos);
+  std::optional<AttributeValue> ReadItem(TokenCursor& tokens);
 
   const Status& status() const { return status_; }
 
  private:
-  std::optional<AttributeValue> ReadAt(const std::vector<Token>& tokens, size_t& pos, int depth,
-                                       const std::string& path);
+  std::optional<AttributeValue> ReadAt(TokenCursor& tokens, int depth, const std::string& path);
   std::optional<AttributeValue> ReadNumber(const Token& token, bool negative,
                                            const std::string& path);
-  std::optional<AttributeValue> ReadList(const std::vector<Token>& tokens, size_t& pos, int depth,
-                                         const std::string& path);
-  std::optional<AttributeValue> ReadMap(const std::vector<Token>& tokens, size_t& pos, int depth,
+  std::optional<AttributeValue> ReadList(TokenCursor& tokens, int depth, const std::string& path);
+  std::optional<AttributeValue> ReadMap(TokenCursor& tokens, int depth,
                                         const std::string& path, bool item);
-  std::optional<AttributeValue> ReadSet(const std::vector<Token>& tokens, size_t& pos, int depth,
-                                        const std::string& path);
+  std::optional<AttributeValue> ReadSet(TokenCursor& tokens, int depth, const std::string& path);
   std::nullopt_t Fail(Status status);
 
   std::string_view statement_;

@@ -67,7 +67,7 @@ bool Parser::MissingRightOperand() {
 }
 
 Result<Statement> Parser::Parse() {
-  size_t markers = std::count_if(tokens_.begin(), tokens_.end(),
+  size_t markers = std::count_if(tokens().begin(), tokens().end(),
                                  [](const Token& t) { return t.kind == Kind::kParameter; });
   // Too few values fail; more than the statement uses are ignored.
   if (markers > literals_.parameter_count()) {
@@ -112,7 +112,7 @@ std::optional<std::string> Parser::ParseTableName(bool target_of_write) {
       UnexpectedTerm();
     return std::nullopt;
   }
-  ++pos_;
+  Skip();
   return token.value;
 }
 
@@ -215,12 +215,12 @@ std::optional<Statement> Parser::ParseInsert() {
     Fail(Peek().kind == Kind::kIdentifier ? Malformed(kLeftover) : UnexpectedToken(text_, Peek()));
     return std::nullopt;
   }
-  ++pos_;
+  Skip();
   if (Peek().kind != Kind::kLeftBrace && Peek().kind != Kind::kParameter) {
     Fail(Status::InvalidArgument(std::string(kNotAStruct)));
     return std::nullopt;
   }
-  auto value = literals_.ReadItem(tokens_, pos_);
+  auto value = literals_.ReadItem(*this);
   if (!value) {
     Fail(literals_.status());
     return std::nullopt;

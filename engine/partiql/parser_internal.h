@@ -39,33 +39,17 @@ expr::Condition Negate(expr::Condition condition);
 
 // Parses one statement. Each Parse* method returns nullopt (or false) after
 // recording the first error in error_, which Parse() then returns.
-class Parser {
+class Parser : private TokenCursor {
  public:
   Parser(std::string_view text, const std::vector<AttributeValue>& parameters)
-      : text_(text), tokens_(Tokenize(text)), literals_(text, parameters) {}
+      : TokenCursor(Tokenize(text)), text_(text), literals_(text, parameters) {}
 
   Result<Statement> Parse();
 
  private:
   using Kind = Token::Kind;
 
-  // --- Tokens and errors (parser.cc) ---------------------------------------
-  const Token& Peek(size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
-  bool Accept(Kind kind) {
-    if (Peek().kind != kind) return false;
-    ++pos_;
-    return true;
-  }
-  bool PeekKeyword(std::string_view keyword, size_t ahead = 0) const {
-    return Peek(ahead).kind == Kind::kIdentifier && expr::IsKeyword(Peek(ahead).text, keyword);
-  }
-  bool AcceptKeyword(std::string_view keyword) {
-    if (!PeekKeyword(keyword)) return false;
-    ++pos_;
-    return true;
-  }
+  // --- Tokens and errors (parser.cc; the rest is TokenCursor's) -------------
   bool Expect(Kind kind) { return Accept(kind) || Unexpected(); }
   bool ExpectKeyword(std::string_view keyword) { return AcceptKeyword(keyword) || Unexpected(); }
   bool AtStatementEnd() const {
@@ -85,7 +69,7 @@ class Parser {
     return Fail(Status::InvalidArgument(message + " at " + Position(text_, token)));
   }
   std::optional<AttributeValue> ReadLiteral(int depth) {
-    auto value = literals_.Read(tokens_, pos_, depth);
+    auto value = literals_.Read(*this, depth);
     if (!value) Fail(literals_.status());
     return value;
   }
@@ -134,8 +118,6 @@ class Parser {
   }
 
   std::string_view text_;
-  std::vector<Token> tokens_;
-  size_t pos_ = 0;
   LiteralReader literals_;
   Status error_;
 };

@@ -52,7 +52,7 @@ bool Parser::ParseSetClause(expr::Update& update) {
 bool Parser::ParseSetFunction(expr::UpdateAction& action) {
   const Token& function = Peek();
   std::string upper = Lower(function.text) == "set_add" ? "ADD" : "DELETE";
-  pos_ += 2;  // name (
+  Skip(2);  // name (
   std::vector<const Token*> starts;
   auto args = ParseArguments(0, &starts);
   if (!args) return false;
@@ -94,7 +94,7 @@ std::optional<Operand> Parser::ParseTerm(int depth) {
   if (!left) return std::nullopt;
   bool plus = Peek().kind == Kind::kPlus;
   if (!plus && Peek().kind != Kind::kMinus) return left;
-  ++pos_;
+  Skip();
   if (Peek().kind == Kind::kEnd) {
     MissingRightOperand();
     return std::nullopt;
@@ -121,7 +121,7 @@ std::optional<Operand> Parser::ParseValueTerm(int depth) {
     Fail(Malformed("Expression nesting exceeds the supported depth"));
     return std::nullopt;
   }
-  pos_ += 2;  // name (
+  Skip(2);  // name (
   Operand call;
   call.kind = Operand::Kind::kFunction;
   call.function = name;

@@ -6,6 +6,7 @@ LOCALDYNAMO_CREDENTIALS."""
 import contextlib
 import datetime
 import http.client
+import re
 import subprocess
 import types
 import urllib.parse
@@ -140,13 +141,19 @@ def test_ten_minutes_of_skew_is_accepted(verifying_server):
 
 def test_the_expired_message_quotes_the_signing_time(verifying_server):
     ddb = client(verifying_server, FILE_KEY, FILE_SECRET)
-    signed_at = (datetime.datetime.utcnow() - datetime.timedelta(hours=2)).strftime(
-        "%Y%m%dT%H%M%SZ")
+    skew = datetime.timedelta(hours=2)
+    before = datetime.datetime.utcnow().replace(microsecond=0)
     with skewed_clock(-120), expect_error("InvalidSignatureException") as err:
         ddb.list_tables()
+    after = datetime.datetime.utcnow()
     message = err.value.response["Error"]["Message"]
-    # The signer read the clock within a second or two of our reading.
-    assert message.startswith("Signature expired: " + signed_at[:12]), message
+    match = re.match(r"Signature expired: (\d{8}T\d{6}Z) is now earlier than ", message)
+    assert match, message
+    # The signer read its clock, two hours behind, between our two readings
+    # (comparing text instead would fail whenever they fall on either side
+    # of a ten-minute boundary).
+    signed_at = datetime.datetime.strptime(match.group(1), "%Y%m%dT%H%M%SZ")
+    assert before - skew <= signed_at <= after - skew, message
 
 
 def test_a_tampered_body_is_an_invalid_signature(verifying_server):

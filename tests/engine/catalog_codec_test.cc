@@ -99,7 +99,7 @@ void ExpectSameIndexes(const std::vector<IndexSchema>& a, const std::vector<Inde
 TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   TableSchema s = FullSchema();
   Result<TableSchema> decoded = DecodeTableSchema(EncodeTableSchema(s));
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_OK(decoded);
   const TableSchema& d = *decoded;
   EXPECT_EQ(d.table_id, s.table_id);
   EXPECT_EQ(d.table_uuid, s.table_uuid);
@@ -143,7 +143,7 @@ TEST(CatalogCodecTest, VersionOneSchemasStillDecode) {
   std::string version_one = bytes.substr(0, bytes.size() - 3);
   version_one[0] = 1;
   Result<TableSchema> decoded = DecodeTableSchema(version_one);
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_OK(decoded);
   EXPECT_EQ(decoded->name, "old");
   EXPECT_FALSE(decoded->point_in_time_recovery.enabled);
   EXPECT_EQ(decoded->point_in_time_recovery.recovery_period_days, 35);
@@ -156,7 +156,7 @@ TEST(CatalogCodecTest, VersionOneSchemasStillDecode) {
 TEST(CatalogCodecTest, RoundTripsDefaultSchema) {
   TableSchema s = test::MakeTable("t", {"id", ScalarType::kB});
   Result<TableSchema> decoded = DecodeTableSchema(EncodeTableSchema(s));
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_OK(decoded);
   EXPECT_EQ(decoded->name, "t");
   ExpectSameKey(decoded->key, s.key);
   EXPECT_TRUE(decoded->global_indexes.empty());
@@ -200,7 +200,7 @@ TEST(CatalogCodecTest, StatsRoundTripAndTruncationIsInternal) {
   TableStats stats{123456, 987654321};
   std::string bytes = EncodeTableStats(stats);
   Result<TableStats> decoded = DecodeTableStats(bytes);
-  ASSERT_TRUE(decoded.ok());
+  ASSERT_OK(decoded);
   EXPECT_EQ(decoded->item_count, 123456);
   EXPECT_EQ(decoded->size_bytes, 987654321);
   for (size_t n = 0; n < bytes.size(); ++n) {

@@ -14,30 +14,12 @@ namespace ddb::engine {
 namespace {
 
 using test::B;
+using test::ExpectError;
 using test::MakeTable;
 using test::N;
 using test::S;
 
 constexpr std::string_view kNs = "";
-
-#define ASSERT_OK(expr)                                             \
-  do {                                                              \
-    const auto& ddb_result_ = (expr);                               \
-    ASSERT_TRUE(ddb_result_.ok()) << ddb_result_.status().message(); \
-  } while (0)
-
-template <class T>
-void ExpectError(const Result<T>& result, Status::Code code, std::string_view message) {
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.status().code(), code);
-  EXPECT_EQ(result.status().message(), message);
-}
-
-void ExpectError(const Status& status, Status::Code code, std::string_view message) {
-  ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.code(), code);
-  EXPECT_EQ(status.message(), message);
-}
 
 // pk: S, sk: N.
 TableSchema Composite(std::string name = "t") {
@@ -56,13 +38,13 @@ class DatabaseTest : public test::DatabaseModesTest {
  protected:
   std::optional<Item> Get(const Item& key, std::string_view table = "t") {
     auto item = db_->GetItem(kNs, table, key);
-    EXPECT_TRUE(item.ok()) << item.status().message();
+    EXPECT_OK(item);
     return item.ok() ? *item : std::nullopt;
   }
 
   TableStats Stats(std::string_view table = "t") {
     auto description = db_->DescribeTable(kNs, table);
-    EXPECT_TRUE(description.ok()) << description.status().message();
+    EXPECT_OK(description);
     return description.ok() ? description->stats : TableStats{};
   }
 
@@ -300,8 +282,8 @@ TEST_P(DatabaseTest, KeysAreValidatedWithDynamoDbMessages) {
 
 TEST(KeyValidationTest, ValidateKeyAndValidateItemKeyMessages) {
   TableSchema schema = MakeTable("t", {"pk", ScalarType::kS}, KeyElement{"bk", ScalarType::kB});
-  EXPECT_TRUE(ValidateKey(schema, Item{{"pk", S("a")}, {"bk", B("b")}}).ok());
-  EXPECT_TRUE(ValidateItemKey(schema, Item{{"pk", S("a")}, {"bk", B("b")}, {"x", N("1")}}).ok());
+  EXPECT_OK(ValidateKey(schema, Item{{"pk", S("a")}, {"bk", B("b")}}));
+  EXPECT_OK(ValidateItemKey(schema, Item{{"pk", S("a")}, {"bk", B("b")}, {"x", N("1")}}));
   ExpectError(ValidateKey(schema, Item{{"pk", S("a")}, {"bk", B("b")}, {"x", N("1")}}),
               Status::Code::kInvalidArgument, "The provided key element does not match the schema");
   ExpectError(ValidateKey(schema, Item{{"pk", S("a")}, {"bk", S("b")}}),
@@ -342,7 +324,7 @@ TEST(KeyValidationTest, KeySizeLimitsCountBytesAndAcceptTheLimits) {
   // Sort key values of a multi-attribute key count together.
   AttributeValue half = S(std::string(513, 'r'));
   EXPECT_FALSE(CheckKeySizes({}, {&half, &half}).ok());
-  EXPECT_TRUE(CheckKeySizes({}, {&half, nullptr}).ok());
+  EXPECT_OK(CheckKeySizes({}, {&half, nullptr}));
 }
 
 TEST_P(DatabaseTest, ItemsOver400KbAreRejected) {
@@ -371,7 +353,7 @@ TEST_P(DatabaseTest, ConcurrentPutsOnDistinctKeysAllLand) {
                   {"sk", AttributeValue(Number::FromInt64(i))},
                   {"v", S("x")}};
         auto result = db_->PutItem(kNs, "t", std::move(item));
-        EXPECT_TRUE(result.ok()) << result.status().message();
+        EXPECT_OK(result);
       }
     });
   }

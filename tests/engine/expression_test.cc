@@ -86,7 +86,7 @@ TEST(ExpressionParser, RejectsMalformedUpdates) {
     EXPECT_TRUE(parsed.status().message().starts_with("Invalid UpdateExpression: Syntax error"))
         << bad << ": " << parsed.status().message();
   }
-  EXPECT_TRUE(ParseUpdate("set b.c = ((c[1]) + (b.a))").ok());
+  EXPECT_OK(ParseUpdate("set b.c = ((c[1]) + (b.a))"));
   EXPECT_EQ(ParseUpdate("SET a = :x SET b = :y").status().message(),
             "Invalid UpdateExpression: The \"SET\" section can only be used once in an update "
             "expression;");
@@ -299,7 +299,7 @@ TEST(ConditionEvaluation, PrecedenceIsNotThenAndThenOr) {
 
 TEST(Projection, SelectsNestedPartsAndPacksListElements) {
   auto projection = ParseProjection("m.a.b, l[2].x, l[0], n, absent, s.x");
-  ASSERT_TRUE(projection.ok());
+  ASSERT_OK(projection);
   std::vector<const Path*> paths;
   for (const auto& p : projection->paths) paths.push_back(&p);
   Item expected{{"m", M({{"a", M({{"b", S("deep")}})}})},
@@ -446,8 +446,8 @@ TEST(Update, UpdatedPathsProjectOntoOldAndNew) {
   Item new_item = old_item;
   auto update = ParseUpdate("SET m.a = :v REMOVE gone");
   Placeholders placeholders({}, {{":v", N("5")}});
-  ASSERT_TRUE(placeholders.Resolve(*update).ok());
-  ASSERT_TRUE(ApplyUpdate(*update, &new_item).ok());
+  ASSERT_OK(placeholders.Resolve(*update));
+  ASSERT_OK(ApplyUpdate(*update, &new_item));
   auto paths = UpdatedPaths(*update);
   EXPECT_EQ(Project(new_item, paths), (Item{{"m", M({{"a", N("5")}})}}));
   EXPECT_EQ(Project(old_item, paths), (Item{{"m", M({{"a", N("1")}})}, {"gone", N("1")}}));

@@ -48,7 +48,7 @@ Item EveryType() {
 TEST(ItemCodecTest, RoundTripsAllTenTypesIncludingNestedAndEmptyValues) {
   Item item = EveryType();
   Result<Item> decoded = DecodeItem(EncodeItem(item));
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_OK(decoded);
   EXPECT_EQ(*decoded, item);
   // DebugString is order-sensitive, so set element order is preserved too.
   EXPECT_EQ(DebugString(*decoded), DebugString(item));
@@ -59,7 +59,7 @@ TEST(ItemCodecTest, RoundTripsAllTenTypesIncludingNestedAndEmptyValues) {
 
 TEST(ItemCodecTest, RoundTripsEmptyItem) {
   Result<Item> decoded = DecodeItem(EncodeItem(Item{}));
-  ASSERT_TRUE(decoded.ok());
+  ASSERT_OK(decoded);
   EXPECT_TRUE(decoded->empty());
 }
 
@@ -101,7 +101,7 @@ TEST(ItemCodecTest, DecodesDeepDocumentsButRejectsRunawayNesting) {
   }
   Item item{{"deep", deep}};
   Result<Item> decoded = DecodeItem(EncodeItem(item));
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_OK(decoded);
   EXPECT_EQ(*decoded, item);
 
   // 200,000 nested one-element lists: corrupt, and must not overflow the stack.

@@ -110,7 +110,7 @@ TEST(PartiqlParserTest, ParametersBindInOrder) {
   EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE pk = ?"),
             "Number of parameters in request and statement don't match.");
   // Values beyond those the statement uses are ignored.
-  EXPECT_TRUE(ParseStatement("SELECT * FROM t", {S("x")}).ok());
+  EXPECT_OK(ParseStatement("SELECT * FROM t", {S("x")}));
 }
 
 TEST(PartiqlParserTest, InsertBuildsEveryLiteralType) {
@@ -162,7 +162,7 @@ TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
             {"e", AttributeValue(List{})},
             {"b", AttributeValue(Map{})},
             {"f", AttributeValue(StringSet{{"y"}})}};
-  ASSERT_TRUE(expr::ApplyUpdate(update.update, &item).ok());
+  ASSERT_OK(expr::ApplyUpdate(update.update, &item));
   EXPECT_EQ(DebugString(item), DebugString(Item{{"pk", S("k")},
                                                 {"a", N("2")},
                                                 {"b", AttributeValue(Map{{"c", S("x")}})},
@@ -350,7 +350,7 @@ TEST(PartiqlParserTest, DeepNestingIsRefusedNotOverflowed) {
   EXPECT_EQ(ErrorOf(sizes),
             "Statement wasn't well formed, can't be processed: Expression nesting exceeds the "
             "supported depth");
-  EXPECT_TRUE(ParseStatement("SELECT * FROM t WHERE size(size(a)) > 1", {}).ok());
+  EXPECT_OK(ParseStatement("SELECT * FROM t WHERE size(size(a)) > 1", {}));
 }
 
 // Mutated statements (characters dropped, doubled or replaced by PartiQL's
@@ -509,7 +509,7 @@ TEST(PartiqlPlannerTest, OrderByDecidesDirectionAndPartitionOrder) {
       Select("SELECT * FROM t WHERE pk IN ['a', 'c', 'b'] ORDER BY pk DESC, sk DESC");
   std::vector<KeyRange> ranges = PlanKeyRanges(*select.where, TableKey());
   auto forward = ApplyOrderBy(select, TableKey(), ranges);
-  ASSERT_TRUE(forward.ok()) << forward.status().message();
+  ASSERT_OK(forward);
   EXPECT_FALSE(*forward);
   ASSERT_EQ(ranges.size(), 3u);
   EXPECT_EQ(ranges[0].partition[0], S("c"));
@@ -543,7 +543,7 @@ TEST(PartiqlPlannerTest, OverlappingBranchesAreRefusedAsDynamoDBRefusesThem) {
 TEST(PartiqlPlannerTest, WritesNeedEveryKeyAttribute) {
   SelectStatement full = Select("SELECT * FROM t WHERE sk = 2 AND pk = 'a' AND n > 1");
   auto split = SplitKey(*full.where, TableKey());
-  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_OK(split);
   EXPECT_EQ(DebugString(split->key), DebugString(Item{{"pk", S("a")}, {"sk", N("2")}}));
   ASSERT_TRUE(split->rest.has_value());
   Item candidate{{"n", N("2")}};

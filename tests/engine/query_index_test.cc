@@ -42,17 +42,17 @@ class QueryIndexTest : public test::DatabaseModesTest {
     schema.global_indexes.push_back(gsi);
     schema.local_indexes.push_back(lsi);
     auto created = db_->CreateTable(kNs, schema);
-    ASSERT_TRUE(created.ok()) << created.status().message();
+    ASSERT_OK(created);
   }
 
   void Put(Item item) {
     auto result = db_->PutItem(kNs, "t", std::move(item));
-    ASSERT_TRUE(result.ok()) << result.status().message();
+    ASSERT_OK(result);
   }
 
   Page Query(QueryRequest request) {
     auto page = db_->Query(kNs, "t", request);
-    EXPECT_TRUE(page.ok()) << page.status().message();
+    EXPECT_OK(page);
     return page.ok() ? std::move(page).value() : Page{};
   }
 
@@ -75,7 +75,7 @@ class QueryIndexTest : public test::DatabaseModesTest {
 
   int64_t IndexCount(uint32_t index_id) {
     auto description = db_->DescribeTable(kNs, "t");
-    EXPECT_TRUE(description.ok());
+    EXPECT_OK(description);
     return description->index_stats[index_id].item_count;
   }
 
@@ -172,7 +172,7 @@ TEST_P(QueryIndexTest, ScanSegmentsAreDisjointAndComplete) {
     request.segment = segment;
     request.total_segments = 4;
     auto page = db_->Scan(kNs, "t", request);
-    ASSERT_TRUE(page.ok());
+    ASSERT_OK(page);
     EXPECT_GT(page->items.size(), 20u);  // the hash spreads partitions evenly
     total += page->items.size();
     for (const auto& v : Column(*page, "pk")) all.insert(v);
@@ -203,13 +203,13 @@ TEST_P(QueryIndexTest, GlobalIndexFollowsEveryWrite) {
                                 next["gpk"] = S("g2");
                                 return Mutation{Mutation::Kind::kPut, next};
                               });
-  ASSERT_TRUE(moved.ok());
+  ASSERT_OK(moved);
   EXPECT_EQ(Column(Query(Partition("g1", "g")), "pk"), (V{"S b"}));
   EXPECT_EQ(Column(Query(Partition("g2", "g")), "pk"), (V{"S a"}));
   // Removing an index key attribute takes the item out.
   Put({{"pk", S("b")}, {"sk", N("1")}, {"gpk", S("g1")}});
   EXPECT_EQ(in_index("g1"), (V{}));
-  ASSERT_TRUE(db_->DeleteItem(kNs, "t", {{"pk", S("a")}, {"sk", N("1")}}).ok());
+  ASSERT_OK(db_->DeleteItem(kNs, "t", {{"pk", S("a")}, {"sk", N("1")}}));
   EXPECT_EQ(in_index("g2"), (V{}));
   EXPECT_EQ(IndexCount(2), 0);
   if (GetParam()) {  // index entries and counts are durable
@@ -256,7 +256,7 @@ TEST_P(QueryIndexTest, MultiAttributeGlobalIndexKeys) {
   gsi.key.hash = {{"tenant", ScalarType::kS}, {"region", ScalarType::kS}};
   gsi.key.range = {{"year", ScalarType::kN}, {"name", ScalarType::kS}};
   schema.global_indexes.push_back(gsi);
-  ASSERT_TRUE(db_->CreateTable(kNs, schema).ok());
+  ASSERT_OK(db_->CreateTable(kNs, schema));
   auto put = [&](std::string pk, std::string region, std::string year, std::string name) {
     Item item{{"pk", S(pk)}, {"tenant", S("t1")}, {"region", S(region)}, {"year", N(year)}};
     if (!name.empty()) item["name"] = S(name);
@@ -279,7 +279,7 @@ TEST_P(QueryIndexTest, MultiAttributeGlobalIndexKeys) {
 
 TEST_P(QueryIndexTest, UpdateTableBackfillsAndDropsIndexes) {
   TableSchema schema = MakeTable("t", {"pk", ScalarType::kS});
-  ASSERT_TRUE(db_->CreateTable(kNs, schema).ok());
+  ASSERT_OK(db_->CreateTable(kNs, schema));
   for (int i = 0; i < 2500; ++i) {  // more than one backfill batch
     Item item{{"pk", S("p" + std::to_string(i))}};
     if (i % 2 == 0) item["c"] = S("even");
@@ -292,7 +292,7 @@ TEST_P(QueryIndexTest, UpdateTableBackfillsAndDropsIndexes) {
     s.global_indexes.push_back(index);
     return Status::Ok();
   });
-  ASSERT_TRUE(created.ok()) << created.status().message();
+  ASSERT_OK(created);
   uint32_t id = created->schema.global_indexes[0].index_id;
   EXPECT_GT(id, 0u);
   EXPECT_EQ(created->index_stats[id].item_count, 1250);
@@ -302,7 +302,7 @@ TEST_P(QueryIndexTest, UpdateTableBackfillsAndDropsIndexes) {
     s.global_indexes.clear();
     return Status::Ok();
   });
-  ASSERT_TRUE(dropped.ok());
+  ASSERT_OK(dropped);
   EXPECT_TRUE(dropped->index_stats.empty());
   EXPECT_FALSE(db_->Query(kNs, "t", request).ok());  // no such index any more
 }

@@ -1,5 +1,7 @@
-// Shared helpers for the engine tests: terse AttributeValue builders, a
-// temporary directory and a schema builder.
+// Shared helpers for the engine tests: ASSERT_OK / EXPECT_OK and
+// ExpectError for Status and Result, terse AttributeValue builders, a
+// temporary directory, a schema builder and fixtures that open a Database
+// on a FakeClock.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -28,6 +30,31 @@ inline void PrintTo(const Item& item, std::ostream* os) { *os << DebugString(ite
 }  // namespace ddb::engine
 
 namespace ddb::engine::test {
+
+// For ASSERT_OK and EXPECT_OK: success, or a failure that shows the message.
+inline ::testing::AssertionResult IsOk(const Status& status) {
+  if (status.ok()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << status.message();
+}
+template <class T>
+::testing::AssertionResult IsOk(const Result<T>& result) {
+  return IsOk(result.status());
+}
+
+// ASSERT_OK(x), EXPECT_OK(x): the Status or Result x is OK.
+#define ASSERT_OK(expr) ASSERT_TRUE(::ddb::engine::test::IsOk(expr))
+#define EXPECT_OK(expr) EXPECT_TRUE(::ddb::engine::test::IsOk(expr))
+
+// The Status or Result failed with `code` and exactly `message`.
+inline void ExpectError(const Status& status, Status::Code code, std::string_view message) {
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), code);
+  EXPECT_EQ(status.message(), message);
+}
+template <class T>
+void ExpectError(const Result<T>& result, Status::Code code, std::string_view message) {
+  ExpectError(result.status(), code, message);
+}
 
 inline AttributeValue S(std::string text) { return AttributeValue(std::move(text)); }
 
@@ -80,6 +107,25 @@ inline TableSchema MakeTable(std::string name, KeyElement hash,
   return schema;
 }
 
+// (Re)opens *db with `options` on `clock`; a failure fails the test.
+inline void OpenDatabase(const DatabaseOptions& options, const Clock& clock,
+                         std::unique_ptr<Database>* db) {
+  db->reset();  // closes the old one first: a directory is open in one Database at a time
+  auto opened = Database::Open(options, clock);
+  ASSERT_OK(opened);
+  *db = std::move(opened).value();
+}
+
+// One database on a FakeClock, opened by the test (Open) with the options
+// it needs.
+class DatabaseFixture : public ::testing::Test {
+ protected:
+  void Open(const DatabaseOptions& options) { OpenDatabase(options, clock_, &db_); }
+
+  FakeClock clock_;
+  std::unique_ptr<Database> db_;
+};
+
 // Runs each test over an in-memory database (parameter false) and one in a
 // temporary directory (parameter true). Open() (re)opens it with options_.
 class DatabaseModesTest : public ::testing::TestWithParam<bool> {
@@ -87,13 +133,10 @@ class DatabaseModesTest : public ::testing::TestWithParam<bool> {
   void SetUp() override { Open(); }
 
   void Open() {
-    db_.reset();
     DatabaseOptions options = options_;
     options.in_memory = !GetParam();
     options.data_dir = dir_.path();
-    auto db = Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
+    OpenDatabase(options, clock_, &db_);
   }
 
   FakeClock clock_;

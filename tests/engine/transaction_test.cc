@@ -22,22 +22,20 @@ using test::S;
 
 constexpr std::string_view kNs = "";
 
-class TransactionTest : public ::testing::Test {
+class TransactionTest : public test::DatabaseFixture {
  protected:
   void Open(int64_t hold_millis = 0) {
     DatabaseOptions options;
     options.in_memory = true;
     options.transaction_hold_millis = hold_millis;
-    auto db = Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
+    DatabaseFixture::Open(options);
     for (const char* name : {"a", "b"}) {
       TableSchema schema = MakeTable(name, {"pk", ScalarType::kS});
       IndexSchema gsi;
       gsi.name = "byG";
       gsi.key.hash.push_back({"g", ScalarType::kS});
       schema.global_indexes.push_back(gsi);
-      ASSERT_TRUE(db_->CreateTable(kNs, schema).ok());
+      ASSERT_OK(db_->CreateTable(kNs, schema));
     }
   }
 
@@ -65,8 +63,21 @@ class TransactionTest : public ::testing::Test {
 
   std::optional<Item> Get(std::string table, std::string pk) {
     auto item = db_->GetItem(kNs, table, {{"pk", S(pk)}});
-    EXPECT_TRUE(item.ok());
+    EXPECT_OK(item);
     return item.ok() ? *item : std::nullopt;
+  }
+
+  // Returns once a transaction holds `ref` (TransactGet meets its claim),
+  // rather than guessing how long the transaction's thread takes to start.
+  void WaitUntilClaimed(const ItemRef& ref) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::vector<bool> conflicts;
+      ASSERT_OK(db_->TransactGet(kNs, {ref}, &conflicts));
+      if (conflicts[0]) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    FAIL() << "no transaction claimed the item";
   }
 
   int64_t IndexCount(std::string table) {
@@ -74,9 +85,6 @@ class TransactionTest : public ::testing::Test {
     uint32_t id = d->schema.global_indexes[0].index_id;
     return d->index_stats.contains(id) ? d->index_stats.at(id).item_count : 0;
   }
-
-  FakeClock clock_;
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(TransactionTest, CommitsEveryTableAndIndexAtOnce) {
@@ -84,7 +92,7 @@ TEST_F(TransactionTest, CommitsEveryTableAndIndexAtOnce) {
   auto outcome = db_->TransactWrite(
       kNs, {{"a", {{"pk", S("1")}}, Put({{"pk", S("1")}, {"g", S("x")}})},
             {"b", {{"pk", S("2")}}, Put({{"pk", S("2")}, {"g", S("y")}})}});
-  ASSERT_TRUE(outcome.ok());
+  ASSERT_OK(outcome);
   EXPECT_TRUE(outcome->committed);
   EXPECT_TRUE(Get("a", "1").has_value());
   EXPECT_TRUE(Get("b", "2").has_value());
@@ -95,11 +103,11 @@ TEST_F(TransactionTest, CommitsEveryTableAndIndexAtOnce) {
 
 TEST_F(TransactionTest, OneFailedConditionCancelsEverything) {
   Open();
-  ASSERT_TRUE(db_->PutItem(kNs, "b", {{"pk", S("taken")}}).ok());
+  ASSERT_OK(db_->PutItem(kNs, "b", {{"pk", S("taken")}}));
   auto outcome = db_->TransactWrite(
       kNs, {{"a", {{"pk", S("1")}}, Put({{"pk", S("1")}, {"g", S("x")}})},
             {"b", {{"pk", S("taken")}}, FailIfPresent()}});
-  ASSERT_TRUE(outcome.ok());
+  ASSERT_OK(outcome);
   EXPECT_FALSE(outcome->committed);
   EXPECT_TRUE(outcome->reasons[0].ok());
   EXPECT_EQ(outcome->reasons[1].code(), Status::Code::kConditionFailed);
@@ -114,7 +122,7 @@ TEST_F(TransactionTest, ALimitBrokenByOneActionCancelsEverything) {
   auto outcome = db_->TransactWrite(
       kNs, {{"a", {{"pk", S("1")}}, Put({{"pk", S("1")}})},
             {"b", {{"pk", S("2")}}, Put({{"pk", S("2")}, {"g", N("1")}})}});  // g must be S
-  ASSERT_TRUE(outcome.ok());
+  ASSERT_OK(outcome);
   EXPECT_FALSE(outcome->committed);
   EXPECT_EQ(outcome->reasons[1].code(), Status::Code::kInvalidArgument);
   EXPECT_FALSE(Get("a", "1").has_value());
@@ -167,22 +175,24 @@ TEST_F(TransactionTest, ConcurrentTransfersKeepTheSum) {
 }
 
 TEST_F(TransactionTest, HeldItemsMeetConflicts) {
-  Open(/*hold_millis=*/300);
-  ASSERT_TRUE(db_->PutItem(kNs, "a", {{"pk", S("1")}, {"n", N("5")}}).ok());
+  // Long enough for the checks below to run inside the hold on a slow,
+  // busy machine (a sanitized build): they take microseconds otherwise.
+  Open(/*hold_millis=*/1000);
+  ASSERT_OK(db_->PutItem(kNs, "a", {{"pk", S("1")}, {"n", N("5")}}));
   std::thread holder([&] {
     auto outcome = db_->TransactWrite(kNs, {{"a", {{"pk", S("1")}}, AddTo(1)}});
     EXPECT_TRUE(outcome.ok() && outcome->committed);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // inside the hold
+  WaitUntilClaimed({"a", {{"pk", S("1")}}});
   auto single = db_->PutItem(kNs, "a", {{"pk", S("1")}});
   ASSERT_FALSE(single.ok());
   EXPECT_EQ(single.status().code(), Status::Code::kTransactionConflict);
   EXPECT_EQ(single.status().message(), "Transaction is ongoing for the item");
   auto other = db_->TransactWrite(kNs, {{"a", {{"pk", S("1")}}, AddTo(1)}});
-  ASSERT_TRUE(other.ok());
+  ASSERT_OK(other);
   EXPECT_FALSE(other->committed);
   EXPECT_EQ(other->reasons[0].code(), Status::Code::kTransactionConflict);
-  EXPECT_TRUE(db_->PutItem(kNs, "a", {{"pk", S("2")}}).ok());  // other items are free
+  EXPECT_OK(db_->PutItem(kNs, "a", {{"pk", S("2")}}));  // other items are free
   holder.join();
   EXPECT_EQ(Get("a", "1")->at("n"), N("6"));
 }

@@ -22,17 +22,14 @@ constexpr std::string_view kNs = "";
 constexpr int64_t kStart = 1'700'000'000'000;  // FakeClock's start, millis
 constexpr int64_t kStartSeconds = kStart / 1000;
 
-class TtlStreamTest : public ::testing::Test {
+class TtlStreamTest : public test::DatabaseFixture {
  protected:
   void Open(const std::string& dir = "") {
-    db_.reset();
     DatabaseOptions options;
     options.in_memory = dir.empty();
     options.data_dir = dir;
     options.shard_rollover_millis = 60'000;
-    auto db = Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
+    DatabaseFixture::Open(options);
   }
 
   // Table "t" (pk S) with a KEYS_ONLY…NEW_AND_OLD stream and TTL on "ttl".
@@ -44,7 +41,7 @@ class TtlStreamTest : public ::testing::Test {
     schema.global_indexes.push_back(gsi);
     schema.stream.enabled = true;
     schema.stream.view_type = view_type;
-    ASSERT_TRUE(db_->CreateTable(kNs, schema).ok());
+    ASSERT_OK(db_->CreateTable(kNs, schema));
     SetTtl("ttl");
   }
 
@@ -53,16 +50,16 @@ class TtlStreamTest : public ::testing::Test {
       s.ttl_attribute = attribute;
       return Status::Ok();
     });
-    ASSERT_TRUE(updated.ok()) << updated.status().message();
+    ASSERT_OK(updated);
   }
 
-  void Put(Item item) { ASSERT_TRUE(db_->PutItem(kNs, "t", std::move(item)).ok()); }
+  void Put(Item item) { ASSERT_OK(db_->PutItem(kNs, "t", std::move(item))); }
 
   std::string Label() { return db_->DescribeTable(kNs, "t")->schema.stream.label; }
 
   std::vector<StreamRecord> Records(const std::string& label = "") {
     auto read = db_->ReadShard(kNs, "t", label.empty() ? Label() : label, "", 1, 1000, 1 << 20);
-    EXPECT_TRUE(read.ok()) << read.status().message();
+    EXPECT_OK(read);
     return read.ok() ? read->records : std::vector<StreamRecord>{};
   }
 
@@ -71,9 +68,6 @@ class TtlStreamTest : public ::testing::Test {
     auto d = db_->DescribeTable(kNs, "t");
     return d->index_stats.at(d->schema.global_indexes[0].index_id).item_count;
   }
-
-  FakeClock clock_;
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(TtlStreamTest, SweepDeletesOnlyDueNumbersAndKeepsIndexesAndCounts) {
@@ -87,12 +81,12 @@ TEST_F(TtlStreamTest, SweepDeletesOnlyDueNumbersAndKeepsIndexesAndCounts) {
   Put({{"pk", S("fraction")}, {"ttl", N(std::to_string(kStartSeconds + 10) + ".9")}});
 
   auto swept = db_->SweepExpired();
-  ASSERT_TRUE(swept.ok());
+  ASSERT_OK(swept);
   EXPECT_TRUE(swept->empty());  // nothing due yet; the ancient one is ignored
 
   clock_.Advance(11'000);
   swept = db_->SweepExpired();
-  ASSERT_TRUE(swept.ok());
+  ASSERT_OK(swept);
   ASSERT_EQ(swept->size(), 2u);
   std::set<std::string> deleted;
   for (const auto& expired : *swept) deleted.insert(expired.key.at("pk").as<std::string>());
@@ -153,7 +147,7 @@ TEST_F(TtlStreamTest, ItemsScheduledInThePastOfEarlierSweepsAreStillFound) {
   }}};
   ASSERT_TRUE(db_->TransactWrite(kNs, tx)->committed);
   auto swept = db_->SweepExpired();
-  ASSERT_TRUE(swept.ok());
+  ASSERT_OK(swept);
   EXPECT_EQ(swept->size(), 2u);
   EXPECT_TRUE(db_->SweepExpired()->empty());
 }
@@ -178,8 +172,8 @@ TEST_F(TtlStreamTest, EveryChangeAppendsOneRecordAndNoChangeNone) {
   Put(item);
   Put(item);  // the same item again: no record
   Put({{"pk", S("a")}, {"v", N("2")}});
-  ASSERT_TRUE(db_->DeleteItem(kNs, "t", {{"pk", S("a")}}).ok());
-  ASSERT_TRUE(db_->DeleteItem(kNs, "t", {{"pk", S("a")}}).ok());  // absent: no record
+  ASSERT_OK(db_->DeleteItem(kNs, "t", {{"pk", S("a")}}));
+  ASSERT_OK(db_->DeleteItem(kNs, "t", {{"pk", S("a")}}));  // absent: no record
   std::vector<TransactWriteItem> tx;
   for (const char* pk : {"x", "y"}) {
     tx.push_back({"t", {{"pk", S(pk)}}, [pk](const Item*) -> Result<Mutation> {
@@ -224,10 +218,10 @@ TEST_F(TtlStreamTest, ShardsRollOverIntoChildrenAndRecordsAreTrimmedAfterADay) {
   CreateTable();
   Put({{"pk", S("a")}});
   clock_.Advance(61'000);
-  ASSERT_TRUE(db_->MaintainStreams().ok());
+  ASSERT_OK(db_->MaintainStreams());
   Put({{"pk", S("b")}});
   auto stream = db_->DescribeStream(kNs, "t", Label());
-  ASSERT_TRUE(stream.ok());
+  ASSERT_OK(stream);
   const auto& shards = stream->info.shards;
   ASSERT_EQ(shards.size(), 2u);
   EXPECT_TRUE(shards[0].closed);
@@ -243,13 +237,13 @@ TEST_F(TtlStreamTest, ShardsRollOverIntoChildrenAndRecordsAreTrimmedAfterADay) {
 
   // An idle open shard does not roll over into an empty one.
   clock_.Advance(61'000);
-  ASSERT_TRUE(db_->MaintainStreams().ok());
+  ASSERT_OK(db_->MaintainStreams());
   clock_.Advance(61'000);
-  ASSERT_TRUE(db_->MaintainStreams().ok());
+  ASSERT_OK(db_->MaintainStreams());
   EXPECT_EQ(db_->DescribeStream(kNs, "t", Label())->info.shards.size(), 3u);
 
   clock_.Advance(24LL * 3600 * 1000);
-  ASSERT_TRUE(db_->MaintainStreams().ok());
+  ASSERT_OK(db_->MaintainStreams());
   stream = db_->DescribeStream(kNs, "t", Label());
   EXPECT_EQ(stream->info.trim_horizon, 3u);
   ASSERT_EQ(stream->info.shards.size(), 1u);  // the emptied closed shards are gone
@@ -275,14 +269,14 @@ TEST_F(TtlStreamTest, ReenablingStartsANewStreamAndTheOldOneStaysADay) {
   EXPECT_NE(Label(), old_label);
   EXPECT_EQ(Records().size(), 1u);
   auto old_stream = db_->DescribeStream(kNs, "t", old_label);
-  ASSERT_TRUE(old_stream.ok());
+  ASSERT_OK(old_stream);
   EXPECT_FALSE(old_stream->info.enabled());
   EXPECT_TRUE(old_stream->info.shards.back().closed);
   EXPECT_EQ(Records(old_label).size(), 1u);
   EXPECT_EQ(db_->ListStreams(kNs, "t").size(), 2u);
 
   clock_.Advance(24LL * 3600 * 1000 + 1);
-  ASSERT_TRUE(db_->MaintainStreams().ok());
+  ASSERT_OK(db_->MaintainStreams());
   EXPECT_FALSE(db_->DescribeStream(kNs, "t", old_label).ok());
   EXPECT_EQ(db_->ListStreams(kNs, "").size(), 1u);
 }
@@ -292,7 +286,7 @@ TEST_F(TtlStreamTest, ARecreatedTableGetsANewLabelEvenWithTheClockMovedBack) {
   CreateTable();
   Put({{"pk", S("old")}});
   std::string old_label = Label();
-  ASSERT_TRUE(db_->DeleteTable(kNs, "t").ok());
+  ASSERT_OK(db_->DeleteTable(kNs, "t"));
   clock_.Set(kStart - 3600'000);
   CreateTable();
   Put({{"pk", S("new")}});
@@ -326,12 +320,12 @@ TEST_F(TtlStreamTest, ExpiredItemsOfADeletedTableLeaveTheSchedule) {
   CreateTable();
   Put({{"pk", S("a")}, {"ttl", N(std::to_string(kStartSeconds + 5))}});
   std::string label = Label();
-  ASSERT_TRUE(db_->DeleteTable(kNs, "t").ok());
+  ASSERT_OK(db_->DeleteTable(kNs, "t"));
   clock_.Advance(6'000);
   EXPECT_TRUE(db_->SweepExpired()->empty());
   // The deleted table's stream is readable, DISABLED, with its record.
   auto stream = db_->DescribeStream(kNs, "t", label);
-  ASSERT_TRUE(stream.ok());
+  ASSERT_OK(stream);
   EXPECT_FALSE(stream->info.enabled());
   EXPECT_EQ(Records(label).size(), 1u);
 }
