@@ -1,14 +1,15 @@
-# The layers' include paths. Every layer is a static library, and its
-# include path is a directory of the build tree that holds links to the
-# layer's own folder and the folders below it, nothing else:
+# The layers' include paths. Every layer is a static library, and its own
+# include directory is one of the build tree holding a single link, to the
+# layer's own folder:
 #
-#   build/include/api/engine -> <source>/engine
-#   build/include/api/api    -> <source>/api
+#   build/include/engine/engine -> <source>/engine
+#   build/include/api/api       -> <source>/api
 #
-# So `#include "engine/x.h"` keeps working everywhere, while a folder above
-# the layer is simply not there: an upward include fails to compile, not
-# merely to link. A library gives its directory PUBLIC, so the layers above
-# it inherit it along with the link.
+# A library gives its directory PUBLIC, so the layers above it inherit the
+# directories of every layer below along with the link, and
+# `#include "engine/x.h"` keeps working everywhere, while a folder above the
+# layer is simply not on its path: an upward include fails to compile, not
+# merely to link.
 #
 # Nothing else may put the source root on an include path. A quoted include
 # is also looked up next to the including file, where no folder of another
