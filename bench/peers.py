@@ -373,14 +373,16 @@ def print_targets(results, connections_list):
         if ceiling and get:
             row("GetItem at {}: ≥ 0.6 of the trivial server".format(connections),
                 get["rate"] / ceiling["rate"], ceiling["cpu_us"] / get["cpu_us"], 0.6)
-        slowest = min(((results[(op[0], connections, "ld-persistent")]["rate"] /
-                        results[(op[0], connections, "ld-memory")]["rate"]), op[0])
-                      for op in OPS if (op[0], connections, "ld-persistent") in results)
-        worst_cpu = min(results[(op[0], connections, "ld-memory")]["cpu_us"] /
-                        results[(op[0], connections, "ld-persistent")]["cpu_us"]
-                        for op in OPS if (op[0], connections, "ld-persistent") in results)
-        row("persistent within 10% of in memory at {} (worst: {})".format(
-            connections, slowest[1]), slowest[0], worst_cpu, 0.9)
+        persistent = [op[0] for op in OPS if (op[0], connections, "ld-persistent") in results]
+        if persistent:  # --servers may leave it out
+            slowest = min((results[(label, connections, "ld-persistent")]["rate"] /
+                           results[(label, connections, "ld-memory")]["rate"], label)
+                          for label in persistent)
+            worst_cpu = min(results[(label, connections, "ld-memory")]["cpu_us"] /
+                            results[(label, connections, "ld-persistent")]["cpu_us"]
+                            for label in persistent)
+            row("persistent within 10% of in memory at {} (worst: {})".format(
+                connections, slowest[1]), slowest[0], worst_cpu, 0.9)
         if connections == 16:
             worst = max((results[(op[0], 16, "ld-memory")]["p99"], op[0]) for op in OPS
                         if (op[0], 16, "ld-memory") in results)
