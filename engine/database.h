@@ -159,7 +159,6 @@ class Database {
   Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index)
       REQUIRES(state.write_mu);
 
-  const DatabaseOptions options_;
   const Clock& clock_;
   const std::unique_ptr<Store> store_;
   // The parts, each owning its state; constructed in this order (later

@@ -15,7 +15,6 @@
 
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
-#include "engine/clock.h"
 #include "engine/item_write.h"
 #include "engine/status.h"
 #include "engine/store.h"
