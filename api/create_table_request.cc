@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/json_reader.h"
+#include "api/vector_index_request.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::api {
@@ -144,36 +145,6 @@ ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& 
   return key;
 }
 
-ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
-  engine::Projection projection;
-  std::optional<std::string_view> type;
-  const rapidjson::Value* non_key = nullptr;
-  if (json) {
-    RequestReader r(*json);
-    type = r.String("ProjectionType");
-    non_key = r.Array("NonKeyAttributes");
-    if (r.failed()) return r.error();
-  }
-  if (!type) return Invalid("Unknown ProjectionType: null");
-  if (*type == "ALL" || *type == "KEYS_ONLY") {
-    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
-    projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
-    return projection;
-  }
-  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
-  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  projection.type = engine::ProjectionType::kInclude;
-  for (const auto& name : non_key->GetArray()) {
-    if (!name.IsString()) return WrongType(name, "String");
-    auto& names = projection.non_key_attributes;
-    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
-      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
-    }
-    names.emplace_back(View(name));
-  }
-  return projection;
-}
-
 // Each NonKeyAttributes name is 1-255 characters, a member constraint
 // DynamoDB checks before the schema's consistency.
 void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view path,
@@ -287,6 +258,9 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
       if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
     }
   }
+  for (const auto& index : schema.vector_indexes) {
+    if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+  }
   // Every attribute definition must be used by a key.
   std::set<std::string> used = engine::KeyAttributeNames(schema);
   if (used.size() != schema.attribute_definitions.size()) {
@@ -321,6 +295,36 @@ bool IsValidTagText(std::string_view text, size_t max_chars) {
 }
 
 }  // namespace
+
+ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
+  engine::Projection projection;
+  std::optional<std::string_view> type;
+  const rapidjson::Value* non_key = nullptr;
+  if (json) {
+    RequestReader r(*json);
+    type = r.String("ProjectionType");
+    non_key = r.Array("NonKeyAttributes");
+    if (r.failed()) return r.error();
+  }
+  if (!type) return Invalid("Unknown ProjectionType: null");
+  if (*type == "ALL" || *type == "KEYS_ONLY") {
+    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
+    projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
+    return projection;
+  }
+  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
+  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  projection.type = engine::ProjectionType::kInclude;
+  for (const auto& name : non_key->GetArray()) {
+    if (!name.IsString()) return WrongType(name, "String");
+    auto& names = projection.non_key_attributes;
+    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
+      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
+    }
+    names.emplace_back(View(name));
+  }
+  return projection;
+}
 
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
                                                          std::string_view path) {
@@ -435,6 +439,7 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");
   const rapidjson::Value* lsi_json = r.Array("LocalSecondaryIndexes");
   const rapidjson::Value* gsi_json = r.Array("GlobalSecondaryIndexes");
+  const rapidjson::Value* vector_json = r.Array("VectorIndexes");
   const rapidjson::Value* stream_json = r.Object("StreamSpecification");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   const rapidjson::Value* tags_json = r.Array("Tags");
@@ -532,6 +537,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     schema.table_class = std::string(*table_class);
   }
   schema.deletion_protection = deletion_protection.value_or(false);
+  auto vector_indexes = ParseVectorIndexes(vector_json, schema);
+  if (!vector_indexes.ok()) return vector_indexes.take_error();
   return CheckDefinitionsAndIndexNames(std::move(schema));
 }
 

@@ -197,15 +197,17 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   auto condition_text = spec.condition ? r.String("ConditionExpression") : std::nullopt;
   auto key_text = spec.key_condition ? r.String("KeyConditionExpression") : std::nullopt;
   auto filter_text = spec.filter ? r.String("FilterExpression") : std::nullopt;
+  auto search_text = spec.search_condition ? r.String("SearchConditionExpression") : std::nullopt;
   auto projection_text = spec.projection ? r.String("ProjectionExpression") : std::nullopt;
   const rapidjson::Value* names_json = r.Object("ExpressionAttributeNames");
-  bool takes_values = spec.update || spec.condition || spec.key_condition || spec.filter;
+  bool takes_values =
+      spec.update || spec.condition || spec.key_condition || spec.filter || spec.search_condition;
   const rapidjson::Value* values_json =
       takes_values ? r.Object("ExpressionAttributeValues") : nullptr;
   if (r.failed()) return r.error();
 
   RequestExpressions out;
-  bool value_expressions = update_text || condition_text || key_text || filter_text;
+  bool value_expressions = update_text || condition_text || key_text || filter_text || search_text;
   if (!value_expressions && !projection_text && names_json) {
     return ApiError::Validation(
         "ExpressionAttributeNames can only be specified when using expressions");
@@ -247,6 +249,10 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   if (done.ok()) {
     done = ReadOne(filter_text, condition_parser("FilterExpression"), placeholders,
                    "FilterExpression", out.filter);
+  }
+  if (done.ok()) {
+    done = ReadOne(search_text, condition_parser("SearchConditionExpression"), placeholders,
+                   "SearchConditionExpression", out.search_condition);
   }
   if (done.ok()) {
     done = ReadOne(projection_text, expr::ParseProjection, placeholders, "ProjectionExpression",

@@ -13,6 +13,7 @@
 #include "engine/partiql/parser.h"
 #include "engine/partiql/planner.h"
 #include "engine/secondary_index.h"
+#include "engine/vector_index.h"
 
 namespace ddb::api {
 namespace {
@@ -180,6 +181,9 @@ ApiResult<const engine::IndexSchema*> FindReadIndex(const engine::TableSchema& s
                                                     const std::string& name, bool consistent) {
   if (name.empty()) return static_cast<const engine::IndexSchema*>(nullptr);
   const engine::IndexSchema* index = engine::FindIndex(schema, name);
+  if (!index && engine::FindVectorIndex(schema, name)) {
+    return ApiError::Validation("Scan operation not supported on this index type");
+  }
   if (!index) return ApiError::Validation("The table does not have the specified index: " + name);
   if (IsMultiAttribute(*index)) return MultiAttributeRefusal();
   if (!index->is_local && consistent) {
