@@ -146,7 +146,9 @@ ApiResult<bool> ReadLegacy(RequestReader& r, const ExpressionSpec& spec, Request
     return ApiError::Validation(
         "ConditionalOperator can only be used when Filter or Expected has two or more elements");
   }
-  if (updates) {
+  // An empty AttributeUpdates is no update at all: the item is created with
+  // its key alone, as by an UpdateItem without updates.
+  if (updates && !updates->ObjectEmpty()) {
     auto update = AttributeUpdatesToUpdate(*updates);
     if (!update.ok()) return update.take_error();
     out.update = std::move(update).value();

@@ -250,6 +250,16 @@ ApiResult<std::vector<KeyTerm>> KeyTermsFromLegacy(const rapidjson::Value& key_c
   return terms;
 }
 
+ApiResult<bool> CheckLegacyKeyConditionsFit(const std::vector<KeyTerm>& terms,
+                                            const engine::KeySchema& key) {
+  if (key.hash.size() <= 1 && key.range.size() <= 1) return true;
+  // Inferred texts: the legacy parameter's own limit when more conditions
+  // are given than it takes, DynamoDB's refusal of a key condition it cannot
+  // serve otherwise.
+  if (terms.size() > 2) return ApiError::Validation("Conditions can be of length 1 or 2 only");
+  return NotSupported();
+}
+
 ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::KeySchema& key,
                               engine::QueryRequest* request) {
   size_t key_size = key.hash.size() + key.range.size();

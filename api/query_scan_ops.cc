@@ -327,6 +327,10 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   if (!terms.ok()) return terms.take_error();
   auto target = FindTarget(ctx, *parsed);
   if (!target.ok()) return target.take_error();
+  if (expressions.key_conditions && target->index) {
+    auto legacy = CheckLegacyKeyConditionsFit(*terms, target->index->key);
+    if (!legacy.ok()) return legacy.take_error();
+  }
   if (parsed->exclusive_start_key) {
     auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);
     if (!valid.ok()) return valid.take_error();
