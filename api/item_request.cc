@@ -35,15 +35,35 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   auto consistent = r.Bool("ConsistentRead");  // reads are always consistent; capacity differs
   if (r.failed()) return r.error();
 
+  // Every violation is reported, in the order DynamoDB lists them: captured
+  // for the enums of PutItem (ReturnValues, ReturnConsumedCapacity,
+  // ReturnItemCollectionMetrics), DeleteItem (ReturnValues,
+  // ReturnConsumedCapacity) and UpdateItem (ReturnConsumedCapacity,
+  // ReturnValues), and for PutItem's ReturnValues before its TableName; the
+  // places of the members no capture shows together are inferred.
   Constraints constraints;
-  constraints.TableNameOrArn(table);
+  auto check_return_values = [&] {
+    if (writes) {
+      constraints.Enum(return_values, "returnValues",
+                       {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
+    }
+  };
+  auto check_consumed = [&] {
+    constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  };
+  if (op == ItemOp::kUpdate) {
+    check_consumed();
+    check_return_values();
+  } else if (writes) {
+    check_return_values();
+    check_consumed();
+  }
   if (writes) {
-    constraints.Enum(return_values, "returnValues",
-                     {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
     constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
     constraints.Enum(on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
   }
-  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.TableNameOrArn(table);
+  if (!writes) check_consumed();
   constraints.NotNull(attributes_json != nullptr, op == ItemOp::kPut ? "item" : "key");
   if (!constraints.empty()) return constraints.ToError();
 
