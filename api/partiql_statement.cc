@@ -10,6 +10,7 @@
 #include "engine/expression/document_path.h"
 #include "engine/expression/evaluate.h"
 #include "engine/expression/resolve.h"
+#include "engine/number.h"
 #include "engine/partiql/parser.h"
 #include "engine/partiql/planner.h"
 #include "engine/secondary_index.h"
@@ -21,39 +22,12 @@ namespace expr = engine::expr;
 namespace partiql = engine::partiql;
 using engine::Item;
 
-// Whether Java's BigDecimal, which DynamoDB reads a parameter's numbers with,
-// accepts `text`: a signed decimal with an optional exponent, the exponent
-// and the scale within 32 bits.
+// Whether `text` reads as a number at all (as Java's BigDecimal, which
+// DynamoDB reads a parameter's numbers with, reads it); range and digit
+// limits are checked later, in document order with the rest.
 bool Convertible(std::string_view text) {
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-  size_t digits = 0, fraction = 0;
-  bool dot = false;
-  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.');
-       ++i) {
-    if (text[i] == '.') {
-      if (dot) return false;
-      dot = true;
-    } else {
-      ++digits;
-      if (dot) ++fraction;
-    }
-  }
-  if (digits == 0) return false;
-  int64_t exponent = 0;
-  if (i < text.size()) {
-    if (text[i] != 'e' && text[i] != 'E') return false;
-    std::string_view rest = text.substr(i + 1);
-    bool negative = !rest.empty() && rest.front() == '-';
-    if (!rest.empty() && (rest.front() == '-' || rest.front() == '+')) rest.remove_prefix(1);
-    if (rest.empty() || rest.size() > 12 ||
-        rest.find_first_not_of("0123456789") != std::string_view::npos) {
-      return false;
-    }
-    exponent = std::stoll(std::string(rest)) * (negative ? -1 : 1);
-  }
-  auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
-  return fits(exponent) && fits(static_cast<int64_t>(fraction) - exponent);
+  auto number = engine::Number::Parse(text);
+  return number.ok() || !number.status().message().starts_with(engine::Number::kNotANumberMessage);
 }
 
 // The first problem in document order among the numbers of a parameter
