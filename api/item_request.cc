@@ -1,5 +1,8 @@
 #include "api/item_request.h"
 
+#include <algorithm>
+#include <set>
+
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
 #include "engine/expression/document_path.h"
@@ -12,6 +15,35 @@ namespace {
 namespace expr = engine::expr;
 using engine::Item;
 using engine::Status;
+
+// DynamoDB's UpdateItem judges the 400 KB limit on what the update writes:
+// the bytes of the top-level attributes its SET and ADD actions write plus a
+// cost per action (3, then 19 per SET or ADD, 2 per REMOVE or DELETE, 1 more
+// per SET of a list element) must stay within the limit too, as must the
+// whole new item. An empirical model of captured answers, independent of
+// placeholder names and values.
+bool UpdateWritesTooMuch(const expr::Update& update, const Item& item) {
+  size_t cost = 3;
+  std::set<std::string_view> written;
+  for (const auto& action : update.actions) {
+    bool writes = action.kind == expr::UpdateAction::Kind::kSet ||
+                  action.kind == expr::UpdateAction::Kind::kAdd;
+    cost += writes ? 19 : 2;
+    if (!writes) continue;
+    const auto& elements = action.path.elements;
+    if (action.kind == expr::UpdateAction::Kind::kSet &&
+        std::any_of(elements.begin(), elements.end(), [](const auto& e) { return e.is_index; })) {
+      cost += 1;
+    }
+    written.insert(elements.front().name);
+  }
+  size_t bytes = cost;
+  for (std::string_view name : written) {
+    auto it = item.find(std::string(name));
+    if (it != item.end()) bytes += name.size() + engine::AttributeSize(it->second);
+  }
+  return bytes > engine::kMaxItemBytes || engine::ItemSize(item) > engine::kMaxItemBytes;
+}
 
 ExpressionSpec SpecFor(ItemOp op) {
   switch (op) {
@@ -111,8 +143,8 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
           "levels beyond supported limit");
     }
   }
-  if (engine::ItemSize(item) > engine::kMaxItemBytes) {
-    return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
+  if (UpdateWritesTooMuch(update, item)) {
+    return Status::InvalidArgument(std::string(kUpdateTooLarge));
   }
   return item;
 }
