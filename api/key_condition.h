@@ -45,9 +45,10 @@ ApiResult<bool> CheckLegacyKeyConditionsFit(const std::vector<KeyTerm>& terms,
                                             const engine::KeySchema& key);
 
 // Fills request->partition and request->sort from `terms` for a read keyed
-// by `key`.
+// by `key`. `legacy`: the terms came from KeyConditions, which answer more
+// conditions than the key has in their own words.
 ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::KeySchema& key,
-                              engine::QueryRequest* request);
+                              bool legacy, engine::QueryRequest* request);
 
 // ExclusiveStartKey against the query's conditions: the same partition, a
 // sort value the condition accepts, and not a one-row query (`table_key`:

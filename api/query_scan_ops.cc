@@ -337,7 +337,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   }
   engine::QueryRequest query;
   const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
-  auto applied = ApplyKeyTerms(*terms, key, &query);
+  auto applied = ApplyKeyTerms(*terms, key, !expressions.key_condition, &query);
   if (!applied.ok()) return applied.take_error();
   // A table without a sort key holds one item per partition: nothing to
   // restart, so no start key is taken and none is handed out.
