@@ -112,9 +112,7 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
   }
   if (type == "M" || type == "L") {
     if (depth + 1 >= engine::kMaxNestingDepth) {
-      return ApiError::Validation(
-          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-          "levels beyond supported limit");
+      return ApiError::Validation(std::string(kNestingTooDeep));
     }
   }
   if (type == "M") {

@@ -103,7 +103,7 @@ ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
         auto value = ParseAttributeValue(json_value);
         if (value.ok()) return value;
         ApiError error = value.take_error();
-        if (!IsValidation(error.short_type())) return error;
+        if (!IsValidation(error.short_type()) || error.message == kNestingTooDeep) return error;
         return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
                                     error.message + " for key " + std::string(key));
       });

@@ -138,9 +138,7 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
   }
   for (const auto& [_, value] : item) {
     if (engine::NestingDepth(value) >= engine::kMaxNestingDepth) {
-      return Status::InvalidArgument(
-          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-          "levels beyond supported limit");
+      return Status::InvalidArgument(std::string(kNestingTooDeep));
     }
   }
   if (UpdateWritesTooMuch(update, item)) {

@@ -197,3 +197,29 @@ def test_zero_with_exponent_in_range_is_zero(dynamodb, tbl):
                                            "w": {"N": "-0e-130"}})
     got = dynamodb.get_item(TableName=tbl, Key={"pk": {"S": "zero"}})["Item"]
     assert got["v"] == {"N": "0"} and got["w"] == {"N": "0"}
+
+
+NESTING = ("1 validation error detected: Nesting Levels have exceeded supported limits: "
+           "Attributes in the item have nested levels beyond supported limit")
+
+
+def test_nesting_beyond_32_levels_everywhere(dynamodb, tbl):
+    # DynamoDB's text carries its validation prefix in every region, is not
+    # wrapped as an invalid ExpressionAttributeValues entry, and comes before
+    # the condition (captured for UpdateItem, transactions).
+    deep = {"S": "leaf"}
+    for _ in range(32):
+        deep = {"M": {"n": deep}}
+    item = {"pk": {"S": "deep"}, "a": deep}
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.update_item(TableName=tbl, Key={"pk": {"S": "deep"}}, UpdateExpression="SET a = :v",
+                             ConditionExpression="attribute_exists(nope)",
+                             ExpressionAttributeValues={":v": deep})
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.put_item(TableName=tbl, Item=item)
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.batch_write_item(RequestItems={tbl: [{"PutRequest": {"Item": item}}]})
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": tbl, "Item": item}}])
+    # One level less is stored.
+    dynamodb.put_item(TableName=tbl, Item={"pk": {"S": "deep"}, "a": deep["M"]["n"]})
