@@ -270,6 +270,9 @@ def test_statement_errors(dynamodb, rtbl):
         execute(dynamodb, "INSERT INTO \"no-such-table\" VALUE {'pk': 'a'}")
     with expect_error(VE, exact("The table does not have the specified index")):
         execute(dynamodb, f"SELECT * FROM \"{rtbl}\".\"nope\"")
+    for empty in (f"\"{rtbl}\".\"\"", "\"\"", "\"\".\"x\""):
+        with expect_error(VE, exact("Path component cannot be an empty string")):
+            execute(dynamodb, f"SELECT * FROM {empty}")
     with expect_error(VE, "Member must have length greater than or equal to 1"):
         dynamodb.execute_statement(Statement=f"SELECT * FROM \"{rtbl}\"", Parameters=[])
     with expect_error(VE, "Member must have length less than or equal to 8192"):
