@@ -164,15 +164,16 @@ void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view
                         "equal to 255, Member must have length greater than or equal to 1]");
 }
 
-ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
-                                          const engine::TableSchema& table,
-                                          std::string_view path, Constraints& constraints) {
+// The member constraints of one index (its name, key schema, projection),
+// recorded under `path`: DynamoDB reports them with the request's other
+// member constraints, before any check of the schema's consistency.
+ApiResult<bool> CheckIndexMembers(const rapidjson::Value& json, bool is_local,
+                                  std::string_view path, Constraints& constraints) {
   if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   RequestReader r(json);
   auto name = r.String("IndexName");
   const rapidjson::Value* key_json = r.Array("KeySchema");
   const rapidjson::Value* projection_json = r.Object("Projection");
-  const rapidjson::Value* throughput_json = is_local ? nullptr : r.Object("ProvisionedThroughput");
   if (r.failed()) return r.error();
   constraints.NotNull(name.has_value(), std::string(path) + ".indexName");
   if (name) constraints.TableName(name, std::string(path) + ".indexName");
@@ -180,7 +181,42 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   if (!raw.ok()) return raw.take_error();
   constraints.NotNull(projection_json != nullptr, std::string(path) + ".projection");
   if (projection_json) CheckNonKeyNameLengths(*projection_json, path, constraints);
+  return true;
+}
+
+// CheckIndexMembers for every index of a CreateTable request: the GSIs'
+// violations first, then the LSIs' (the order DynamoDB lists them in).
+ApiResult<bool> CheckAllIndexMembers(const rapidjson::Value* gsi_json,
+                                     const rapidjson::Value* lsi_json, Constraints& constraints) {
+  for (auto [json, is_local] : {std::pair{gsi_json, false}, std::pair{lsi_json, true}}) {
+    if (!json) continue;
+    int i = 0;
+    for (const auto& index_json : json->GetArray()) {
+      std::string path =
+          std::string(is_local ? "localSecondaryIndexes." : "globalSecondaryIndexes.") +
+          std::to_string(++i) + ".member";
+      auto checked = CheckIndexMembers(index_json, is_local, path, constraints);
+      if (!checked.ok()) return checked;
+    }
+  }
+  return true;
+}
+
+ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
+                                          const engine::TableSchema& table,
+                                          std::string_view path, Constraints& constraints) {
+  auto members = CheckIndexMembers(json, is_local, path, constraints);
+  if (!members.ok()) return members.take_error();
   if (!constraints.empty()) return engine::IndexSchema{};  // reported by the caller
+  RequestReader r(json);
+  auto name = r.String("IndexName");
+  const rapidjson::Value* key_json = r.Array("KeySchema");
+  const rapidjson::Value* projection_json = r.Object("Projection");
+  const rapidjson::Value* throughput_json = is_local ? nullptr : r.Object("ProvisionedThroughput");
+  if (r.failed()) return r.error();
+  Constraints unused;  // CheckIndexMembers recorded its violations
+  auto raw = ReadKeySchema(key_json, std::string(path) + ".keySchema", is_local ? 2 : 8, unused);
+  if (!raw.ok()) return raw.take_error();
 
   engine::IndexSchema index;
   index.name = std::string(*name);
@@ -463,6 +499,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     schema.attribute_definitions = std::move(defs).value();
   }
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  auto index_members = CheckAllIndexMembers(gsi_json, lsi_json, constraints);
+  if (!index_members.ok()) return index_members.take_error();
   if (!constraints.empty()) return constraints.ToError();
 
   schema.name = std::string(*table_name);

@@ -337,13 +337,17 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   if (!terms.ok()) return terms.take_error();
   auto target = FindTarget(ctx, *parsed, true);
   if (!target.ok()) return target.take_error();
+  if (expressions.key_conditions && target->index) {
+    auto legacy = CheckLegacyKeyConditionsFit(*terms, target->index->key);
+    if (!legacy.ok()) return legacy.take_error();
+  }
   if (parsed->exclusive_start_key) {
     auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);
     if (!valid.ok()) return valid.take_error();
   }
   engine::QueryRequest query;
   const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
-  auto applied = ApplyKeyTerms(*terms, key, &query);
+  auto applied = ApplyKeyTerms(*terms, key, !expressions.key_condition, &query);
   if (!applied.ok()) return applied.take_error();
   // A table without a sort key holds one item per partition: nothing to
   // restart, so no start key is taken and none is handed out.
