@@ -158,11 +158,14 @@ Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& sche
                                       const std::string& item_key, const Item* old_item,
                                       const Item* new_item, Store::Batch& batch,
                                       PendingStats& pending) {
-  if (schema.vector_indexes.empty()) return Status::Ok();
-  if (new_item) DDB_RETURN_IF_ERROR(ValidateVectorAttributes(schema, *new_item));
   for (const VectorIndexSchema& index : schema.vector_indexes) {
-    auto old_row = old_item ? VectorRowOf(index, *old_item) : std::nullopt;
-    auto new_row = new_item ? VectorRowOf(index, *new_item) : std::nullopt;
+    bool old_row = old_item && InVectorIndex(index, *old_item);
+    std::optional<VectorRow> new_row;
+    if (new_item) {
+      auto row = VectorRowOf(index, *new_item);
+      if (!row.ok()) return row.status();
+      new_row = std::move(row).value();
+    }
     if (!old_row && !new_row) continue;
     auto [it, fresh] = pending.indexes.try_emplace(index.index_id);
     if (fresh) it->second = state.index_stats[index.index_id];

@@ -134,15 +134,12 @@ Status Database::BackfillVectorIndex(TableState& state, const VectorIndexSchema&
       [&](std::string_view item_key, const Item& item, Store::Batch& batch) {
         // As for a GSI, items whose vector does not fit the new index stay
         // out of it.
-        TableSchema only;
-        only.vector_indexes = {index};
-        if (!ValidateVectorAttributes(only, item).ok()) return Status::Ok();
         auto row = VectorRowOf(index, item);
-        if (!row) return Status::Ok();
+        if (!row.ok() || !*row) return Status::Ok();
         stats.item_count += 1;
         stats.size_bytes += VectorEntrySize(index, item);
         batch.Put(Family::kIndexes, VectorEntryKey(state.table_id, index, item_key),
-                  EncodeVectorRow(*row));
+                  EncodeVectorRow(**row));
         return Status::Ok();
       }));
   batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index.index_id),

@@ -19,14 +19,6 @@ Status Invalid(const std::string& detail) {
   return Status::InvalidArgument("One or more parameter values were invalid: " + detail);
 }
 
-// Whether every element of the list is a Number in the f32 range.
-bool AllFloats(const List& list) {
-  for (const AttributeValue& element : list) {
-    if (!element.is<Number>() || !ToFloat(element.as<Number>())) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 const VectorIndexSchema* FindVectorIndex(const TableSchema& schema, std::string_view name) {
@@ -38,10 +30,18 @@ const VectorIndexSchema* FindVectorIndex(const TableSchema& schema, std::string_
 
 std::optional<float> ToFloat(const Number& number) {
   const std::string& text = number.ToString();
-  errno = 0;
-  float value = std::strtof(text.c_str(), nullptr);
-  if (std::isinf(value) || (errno == ERANGE && std::fabs(value) > 1.0f)) return std::nullopt;
-  return value;  // magnitudes below the f32 range round towards zero, as a float cast does
+  float value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) {
+    // Magnitudes below the f32 range round to zero, as a float cast does;
+    // above it there is no float.
+    bool tiny = text.find_first_not_of("-0.") != std::string::npos &&
+                (text.starts_with("0.") || text.starts_with("-0."));
+    if (!tiny) return std::nullopt;
+    return 0.0f;
+  }
+  if (error != std::errc() || std::isinf(value)) return std::nullopt;
+  return value;
 }
 
 std::string FloatText(float value) {
@@ -76,25 +76,56 @@ std::string FloatText(float value) {
   return out + significant.substr(0, 1) + "." + fraction + "E" + std::to_string(exponent);
 }
 
-std::optional<VectorRow> VectorRowOf(const VectorIndexSchema& index, const Item& item) {
+Result<std::optional<VectorRow>> VectorRowOf(const VectorIndexSchema& index, const Item& item) {
+  for (const SearchSchemaElement& element : index.search_schema) {
+    auto it = item.find(element.name);
+    if (it == item.end() || HasScalarType(it->second, element.scalar_type)) continue;
+    return Invalid("Type mismatch for Index Key " + element.name + " Expected: " +
+                   std::string(ScalarTypeName(element.scalar_type)) + " Actual: " +
+                   std::string(TypeName(it->second.type())) + " IndexName: " + index.name);
+  }
   auto vector = item.find(index.vector_attribute);
-  if (vector == item.end() || !vector->second.is<List>()) return std::nullopt;
+  if (vector == item.end()) return std::optional<VectorRow>();
+  auto wrong_type = [&] {
+    return Invalid("Invalid type for parameter " + index.vector_attribute +
+                   ", Expected: a list of 32-bit floating-point numbers. IndexName: " + index.name);
+  };
+  if (!vector->second.is<List>()) return wrong_type();
+  const List& list = vector->second.as<List>();
   VectorRow row;
+  row.vector.reserve(list.size());
+  for (const AttributeValue& element : list) {
+    std::optional<float> component;
+    if (element.is<Number>()) component = ToFloat(element.as<Number>());
+    if (!component) return wrong_type();
+    row.vector.push_back(*component);
+  }
+  if (list.size() != index.dimensions) {
+    return Invalid("Invalid size for parameter " + index.vector_attribute + ", Expected: " +
+                   std::to_string(index.dimensions) + ", Actual: " + std::to_string(list.size()) +
+                   ". IndexName: " + index.name);
+  }
   row.filter_values.reserve(index.search_schema.size());
   for (const SearchSchemaElement& element : index.search_schema) {
     auto it = item.find(element.name);
     std::string encoded;
-    if (it != item.end() && HasScalarType(it->second, element.scalar_type)) {
+    if (it != item.end()) {
       AppendKeyValue(it->second, &encoded);
     } else if (element.type == SearchSchemaType::kHash) {
-      return std::nullopt;  // sparse: items without the HASH attribute stay out
+      return std::optional<VectorRow>();  // sparse: items without the HASH attribute stay out
     }
     row.filter_values.push_back(std::move(encoded));
   }
-  const List& list = vector->second.as<List>();
-  row.vector.reserve(list.size());
-  for (const AttributeValue& element : list) row.vector.push_back(*ToFloat(element.as<Number>()));
-  return row;
+  return std::optional<VectorRow>(std::move(row));
+}
+
+bool InVectorIndex(const VectorIndexSchema& index, const Item& item) {
+  auto vector = item.find(index.vector_attribute);
+  if (vector == item.end() || !vector->second.is<List>()) return false;
+  for (const SearchSchemaElement& element : index.search_schema) {
+    if (element.type == SearchSchemaType::kHash && !item.contains(element.name)) return false;
+  }
+  return true;
 }
 
 std::string EncodeVectorRow(const VectorRow& row) {
@@ -145,33 +176,6 @@ int64_t VectorEntrySize(const VectorIndexSchema& index, const Item& item) {
     size += static_cast<int64_t>(ItemSize(one));
   }
   return size;
-}
-
-Status ValidateVectorAttributes(const TableSchema& schema, const Item& item) {
-  for (const VectorIndexSchema& index : schema.vector_indexes) {
-    auto vector = item.find(index.vector_attribute);
-    if (vector != item.end()) {
-      if (!vector->second.is<List>() || !AllFloats(vector->second.as<List>())) {
-        return Invalid("Invalid type for parameter " + index.vector_attribute +
-                       ", Expected: a list of 32-bit floating-point numbers. IndexName: " +
-                       index.name);
-      }
-      size_t size = vector->second.as<List>().size();
-      if (size != index.dimensions) {
-        return Invalid("Invalid size for parameter " + index.vector_attribute +
-                       ", Expected: " + std::to_string(index.dimensions) +
-                       ", Actual: " + std::to_string(size) + ". IndexName: " + index.name);
-      }
-    }
-    for (const SearchSchemaElement& element : index.search_schema) {
-      auto it = item.find(element.name);
-      if (it == item.end() || HasScalarType(it->second, element.scalar_type)) continue;
-      return Invalid("Type mismatch for Index Key " + element.name + " Expected: " +
-                     std::string(ScalarTypeName(element.scalar_type)) + " Actual: " +
-                     std::string(TypeName(it->second.type())) + " IndexName: " + index.name);
-    }
-  }
-  return Status::Ok();
 }
 
 }  // namespace ddb::engine

@@ -39,9 +39,15 @@ struct VectorRow {
   std::vector<std::string> filter_values;
 };
 
-// The row `item` has in `index`, or nullopt when the item is not in it.
-// REQUIRES: ValidateVectorAttributes(schema, item) passed.
-std::optional<VectorRow> VectorRowOf(const VectorIndexSchema& index, const Item& item);
+// The row `item` has in `index`, or nullopt when the item is not in it;
+// kInvalidArgument with the message DynamoDB gives when the vector attribute
+// is not a List of as many Numbers as the index has dimensions, each within
+// the f32 range, or a search schema attribute has another type.
+Result<std::optional<VectorRow>> VectorRowOf(const VectorIndexSchema& index, const Item& item);
+
+// Whether an item already written (so valid) has a row in `index`: cheaper
+// than VectorRowOf, for the item a write replaces.
+bool InVectorIndex(const VectorIndexSchema& index, const Item& item);
 
 std::string EncodeVectorRow(const VectorRow& row);
 // nullopt when the bytes are not a row of `index`.
@@ -54,12 +60,6 @@ std::string VectorEntryKey(uint64_t table_id, const VectorIndexSchema& index,
 // The bytes an index entry counts for in IndexSizeBytes: the vector as
 // f32s, its attribute name, and the search schema attributes.
 int64_t VectorEntrySize(const VectorIndexSchema& index, const Item& item);
-
-// Vector attributes present in `item` must be Lists of as many Numbers as
-// their index has dimensions, each within the f32 range, and search schema
-// attributes must have their declared type. kInvalidArgument with the
-// message DynamoDB gives.
-Status ValidateVectorAttributes(const TableSchema& schema, const Item& item);
 
 // A Number's value as a 32-bit float; nullopt outside the f32 range.
 std::optional<float> ToFloat(const Number& number);

@@ -54,7 +54,24 @@ double SquaredDistance(const float* a, const float* b, size_t n) {
   return total;
 }
 
-// Rows per thread below which a second thread costs more than it saves.
+// q · code in float: sixteen independent sums of exact products (an int8
+// times a float is exact in double, but float is enough here: the caller's
+// error bound covers this sum's rounding).
+DDB_VECTOR_CLONES
+float DotCodes(const float* q, const int8_t* codes, size_t n) {
+  constexpr size_t kFloatLanes = 16;
+  float sums[kFloatLanes] = {};
+  size_t i = 0;
+  for (; i + kFloatLanes <= n; i += kFloatLanes) {
+    for (size_t j = 0; j < kFloatLanes; ++j) sums[j] += q[i + j] * float(codes[i + j]);
+  }
+  float total = 0;
+  for (; i < n; ++i) total += q[i] * float(codes[i]);
+  for (float s : sums) total += s;
+  return total;
+}
+
+// Components below which a second thread costs more than it saves.
 constexpr size_t kParallelComponents = 4'000'000;
 
 }  // namespace
@@ -62,18 +79,38 @@ constexpr size_t kParallelComponents = 4'000'000;
 VectorStore::VectorStore(uint32_t dimensions, DistanceFunction distance, size_t filter_count)
     : dimensions_(dimensions), distance_(distance), filter_count_(filter_count) {}
 
+void VectorStore::Quantize(size_t index) {
+  const float* x = data_.data() + index * dimensions_;
+  int8_t* code = codes_.data() + index * dimensions_;
+  float largest = 0;
+  for (size_t i = 0; i < dimensions_; ++i) largest = std::max(largest, std::fabs(x[i]));
+  float scale = largest / 127.0f;
+  double residual = 0;
+  for (size_t i = 0; i < dimensions_; ++i) {
+    code[i] = scale == 0 ? 0 : static_cast<int8_t>(std::lround(std::clamp(x[i] / scale, -127.0f, 127.0f)));
+    double d = double(x[i]) - double(scale) * double(code[i]);
+    residual += d * d;
+  }
+  scales_[index] = scale;
+  residuals_[index] = std::sqrt(residual);
+}
+
 void VectorStore::Upsert(const std::string& item_key, VectorRow row) {
   auto [it, fresh] = row_of_.try_emplace(item_key, keys_.size());
   size_t index = it->second;
   if (fresh) {
     keys_.push_back(item_key);
     data_.resize(data_.size() + dimensions_);
+    codes_.resize(codes_.size() + dimensions_);
     norms_.push_back(0);
+    scales_.push_back(0);
+    residuals_.push_back(0);
     filters_.resize(filters_.size() + filter_count_);
   }
   float* target = data_.data() + index * dimensions_;
   std::copy(row.vector.begin(), row.vector.end(), target);
   norms_[index] = std::sqrt(Dot(target, target, dimensions_));
+  Quantize(index);
   for (size_t f = 0; f < filter_count_; ++f) {
     filters_[index * filter_count_ + f] = std::move(row.filter_values[f]);
   }
@@ -88,7 +125,10 @@ void VectorStore::Remove(const std::string& item_key) {
   if (index != last) {
     // The last row moves into the hole, so rows stay contiguous.
     std::copy_n(data_.data() + last * dimensions_, dimensions_, data_.data() + index * dimensions_);
+    std::copy_n(codes_.data() + last * dimensions_, dimensions_, codes_.data() + index * dimensions_);
     norms_[index] = norms_[last];
+    scales_[index] = scales_[last];
+    residuals_[index] = residuals_[last];
     keys_[index] = std::move(keys_[last]);
     for (size_t f = 0; f < filter_count_; ++f) {
       filters_[index * filter_count_ + f] = std::move(filters_[last * filter_count_ + f]);
@@ -97,12 +137,15 @@ void VectorStore::Remove(const std::string& item_key) {
   }
   keys_.pop_back();
   data_.resize(last * dimensions_);
+  codes_.resize(last * dimensions_);
   norms_.pop_back();
+  scales_.pop_back();
+  residuals_.pop_back();
   filters_.resize(last * filter_count_);
 }
 
-double VectorStore::Score(const float* row, size_t index, const std::vector<float>& query,
-                          double query_norm) const {
+double VectorStore::Score(size_t index, const std::vector<float>& query, double query_norm) const {
+  const float* row = data_.data() + index * dimensions_;
   switch (distance_) {
     case DistanceFunction::kDotProduct:
       return Dot(row, query.data(), dimensions_);
@@ -123,58 +166,115 @@ std::vector<VectorStore::Hit> VectorStore::Search(
     const std::vector<float>& query, size_t k,
     const std::vector<std::optional<std::string>>& filter) const {
   double query_norm = std::sqrt(Dot(query.data(), query.data(), dimensions_));
-  bool descending = distance_ == DistanceFunction::kDotProduct;
+  // Every score as a cost, smaller being better: DOT_PRODUCT ranks descending.
+  double sign = distance_ == DistanceFunction::kDotProduct ? -1.0 : 1.0;
+  // The float sum in DotCodes rounds; this bounds its error relative to
+  // |q| · (|x| + residual), with a wide margin.
+  double rounding = 4.0 * (dimensions_ / 16.0 + 16.0) * std::ldexp(1.0, -24);
+  double query_square = query_norm * query_norm;
+
+  // [lowest, highest] cost row `i` can have, from its 8-bit copy.
+  auto bounds = [&](size_t i) -> std::pair<double, double> {
+    double approx = double(scales_[i]) * DotCodes(query.data(), codes_.data() + i * dimensions_,
+                                                  dimensions_);
+    // The copy's error (Cauchy-Schwarz), the float sum's rounding, and the
+    // double rounding of the exact scores it is compared with.
+    double error = query_norm * residuals_[i] +
+                   rounding * query_norm * (norms_[i] + residuals_[i]) +
+                   1e-14 * (query_square + norms_[i] * norms_[i]) + 1e-300;
+    double low_dot = approx - error;
+    double high_dot = approx + error;
+    switch (distance_) {
+      case DistanceFunction::kDotProduct:
+        return {-high_dot, -low_dot};
+      case DistanceFunction::kCosine: {
+        double norms = norms_[i] * query_norm;
+        if (norms == 0) return {1.0, 1.0};
+        return {1.0 - std::min(1.0, high_dot / norms), 1.0 - std::max(-1.0, low_dot / norms)};
+      }
+      case DistanceFunction::kEuclidean: {
+        double base = query_square + norms_[i] * norms_[i];
+        return {std::sqrt(std::max(0.0, base - 2 * high_dot)),
+                std::sqrt(std::max(0.0, base - 2 * low_dot)) + 1e-9};
+      }
+    }
+    return {0, 0};
+  };
+  bool filtered = std::any_of(filter.begin(), filter.end(), [](const auto& f) { return f.has_value(); });
+  auto matches = [&](size_t i) {
+    for (size_t f = 0; f < filter_count_; ++f) {
+      if (filter[f] && filters_[i * filter_count_ + f] != *filter[f]) return false;
+    }
+    return true;
+  };
+
+  // First pass: each matching row's lowest cost, and the k smallest highest
+  // costs (a max-heap), whose top bounds the k-th best cost from above.
+  struct Pass {
+    std::vector<std::pair<double, size_t>> lowest;  // (lowest cost, row)
+    std::vector<double> highest;                    // heap of the k smallest
+  };
+  auto first_pass = [&](size_t begin, size_t end, Pass& pass) {
+    for (size_t i = begin; i < end; ++i) {
+      if (filtered && !matches(i)) continue;
+      auto [low, high] = bounds(i);
+      pass.lowest.emplace_back(low, i);
+      if (pass.highest.size() < k) {
+        pass.highest.push_back(high);
+        std::push_heap(pass.highest.begin(), pass.highest.end());
+      } else if (high < pass.highest.front()) {
+        std::pop_heap(pass.highest.begin(), pass.highest.end());
+        pass.highest.back() = high;
+        std::push_heap(pass.highest.begin(), pass.highest.end());
+      }
+    }
+  };
+  size_t rows = keys_.size();
+  Pass pass;
+  if (rows * dimensions_ >= 2 * kParallelComponents) {
+    // Two halves at once, when the machine has a core to spare.
+    Pass other;
+    std::thread second([&] { first_pass(rows / 2, rows, other); });
+    first_pass(0, rows / 2, pass);
+    second.join();
+    pass.lowest.insert(pass.lowest.end(), other.lowest.begin(), other.lowest.end());
+    for (double high : other.highest) {
+      if (pass.highest.size() < k) {
+        pass.highest.push_back(high);
+        std::push_heap(pass.highest.begin(), pass.highest.end());
+      } else if (high < pass.highest.front()) {
+        std::pop_heap(pass.highest.begin(), pass.highest.end());
+        pass.highest.back() = high;
+        std::push_heap(pass.highest.begin(), pass.highest.end());
+      }
+    }
+  } else {
+    first_pass(0, rows, pass);
+  }
+  if (pass.highest.empty()) return {};
+  // Some k rows cost at most `threshold`, so every row of the exact top k
+  // (ties included) has its lowest cost at or below it.
+  double threshold = pass.highest.size() < k ? INFINITY : pass.highest.front();
+
+  // Second pass: the candidates' exact scores; the best score first, then
+  // the smaller key (by partition key, then sort key).
   struct Candidate {
     double score;
     size_t index;
   };
-  // `a` ranks before `b`: the better score, then the smaller key (by
-  // partition key, then sort key).
+  std::vector<Candidate> candidates;
+  for (const auto& [low, i] : pass.lowest) {
+    if (low <= threshold) candidates.push_back({Score(i, query, query_norm), i});
+  }
   auto better = [&](const Candidate& a, const Candidate& b) {
-    if (a.score != b.score) return descending ? a.score > b.score : a.score < b.score;
+    if (a.score != b.score) return sign * a.score < sign * b.score;
     return KeyValuesOf(keys_[a.index]) < KeyValuesOf(keys_[b.index]);
   };
-  // Keeps the k best candidates offered in a heap whose top is the worst.
-  auto offer = [&](std::vector<Candidate>& heap, const Candidate& c) {
-    if (heap.size() < k) {
-      heap.push_back(c);
-      std::push_heap(heap.begin(), heap.end(), better);
-    } else if (better(c, heap.front())) {
-      std::pop_heap(heap.begin(), heap.end(), better);
-      heap.back() = c;
-      std::push_heap(heap.begin(), heap.end(), better);
-    }
-  };
-  bool filtered = std::any_of(filter.begin(), filter.end(), [](const auto& f) { return f.has_value(); });
-  auto scan = [&](size_t begin, size_t end, std::vector<Candidate>& heap) {
-    for (size_t i = begin; i < end; ++i) {
-      if (filtered) {
-        bool match = true;
-        for (size_t f = 0; f < filter_count_ && match; ++f) {
-          match = !filter[f] || filters_[i * filter_count_ + f] == *filter[f];
-        }
-        if (!match) continue;
-      }
-      offer(heap, Candidate{Score(data_.data() + i * dimensions_, i, query, query_norm), i});
-    }
-  };
-  size_t rows = keys_.size();
-  std::vector<Candidate> best;
-  if (rows * dimensions_ >= 2 * kParallelComponents) {
-    // Two halves at once: a search over a large store is bound by memory
-    // bandwidth, which one core does not use up.
-    std::vector<Candidate> other;
-    std::thread second([&] { scan(rows / 2, rows, other); });
-    scan(0, rows / 2, best);
-    second.join();
-    for (const Candidate& c : other) offer(best, c);
-  } else {
-    scan(0, rows, best);
-  }
-  std::sort_heap(best.begin(), best.end(), better);
+  size_t count = std::min(k, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + count, candidates.end(), better);
   std::vector<Hit> hits;
-  hits.reserve(best.size());
-  for (const Candidate& c : best) hits.push_back({c.score, keys_[c.index]});
+  hits.reserve(count);
+  for (size_t i = 0; i < count; ++i) hits.push_back({candidates[i].score, keys_[candidates[i].index]});
   return hits;
 }
 

@@ -7,6 +7,14 @@
 // (1 − cosine similarity, 0..2, a zero vector scoring 1) and EUCLIDEAN
 // distance ascending, DOT_PRODUCT descending; sums are taken in double.
 //
+// A search reads each row twice as fast as its f32s would allow: a first
+// pass scores every row from an 8-bit copy of its vector (a quarter of the
+// bytes; a scan is bound by memory bandwidth) together with a bound on that
+// score's error, which follows from the copy's residual norm (Cauchy-
+// Schwarz). Only rows whose best possible score could still reach the top K
+// are then scored exactly from their f32s. So the answer is the exact one,
+// whatever the quantization loses.
+//
 // The store is rebuilt from the index's persisted entries when first
 // searched (vector_index.h), then kept in step by every write.
 //
@@ -47,14 +55,19 @@ class VectorStore {
   size_t size() const { return keys_.size(); }
 
  private:
-  double Score(const float* row, size_t index, const std::vector<float>& query,
-               double query_norm) const;
+  // The exact score of row `index`.
+  double Score(size_t index, const std::vector<float>& query, double query_norm) const;
+  // Stores row `index`'s 8-bit copy, scale and residual norm.
+  void Quantize(size_t index);
 
   const uint32_t dimensions_;
   const DistanceFunction distance_;
   const size_t filter_count_;
   std::vector<float> data_;                    // size() × dimensions_
-  std::vector<double> norms_;                  // per row, for COSINE
+  std::vector<double> norms_;                  // per row: the vector's length
+  std::vector<int8_t> codes_;                  // size() × dimensions_: round(x / scale)
+  std::vector<float> scales_;                  // per row: max |x| / 127
+  std::vector<double> residuals_;              // per row: |x − scale · code|
   std::vector<std::string> keys_;              // per row
   std::vector<std::string> filters_;           // size() × filter_count_
   std::unordered_map<std::string, size_t> row_of_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,51 @@ TEST(VectorStoreTest, LargeStoresSearchInTwoHalvesWithTheSameAnswer) {
   EXPECT_EQ(Order(hits), (std::vector<std::string>{Key("k100500"), Key("k101500"),
                                                    Key("k102500"), Key("k103500")}));
   for (const auto& hit : hits) EXPECT_EQ(hit.score, 0.0);
+}
+
+// The first pass prunes with bounds from 8-bit copies; whatever it prunes,
+// the top k must be exactly the first k of the full exact ranking (which the
+// store gives when k covers every row, so nothing is pruned).
+TEST(VectorStoreTest, PruningNeverChangesTheExactAnswer) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  for (DistanceFunction distance :
+       {DistanceFunction::kCosine, DistanceFunction::kEuclidean, DistanceFunction::kDotProduct}) {
+    const uint32_t dims = 24;
+    VectorStore store(dims, distance, 1);
+    std::vector<std::vector<float>> vectors;
+    for (int i = 0; i < 1500; ++i) {
+      std::vector<float> v(dims);
+      int kind = i % 5;
+      for (auto& x : v) {
+        x = uniform(rng);
+        if (kind == 1) x = std::round(x * 3);  // small integers: exact 8-bit copies
+        if (kind == 2) x *= 1e6f;              // large magnitudes
+        if (kind == 3) x *= 1e-6f;             // tiny ones
+      }
+      if (i % 97 == 0) v.assign(dims, 0.0f);               // zero vectors
+      if (i % 13 == 0 && !vectors.empty()) v = vectors[i / 2];  // exact ties
+      vectors.push_back(v);
+      store.Upsert(Key("k" + std::to_string(10000 + i)), Row(v, {i % 3 ? "a" : "b"}));
+    }
+    for (int q = 0; q < 30; ++q) {
+      std::vector<float> query = q % 4 == 0 ? vectors[q * 7] : std::vector<float>(dims);
+      if (q % 4 != 0) {
+        for (auto& x : query) x = uniform(rng) * (q % 3 == 0 ? 1e5f : 1.0f);
+      }
+      std::vector<std::optional<std::string>> filter = {q % 2 ? std::optional<std::string>("a")
+                                                              : std::nullopt};
+      auto full = store.Search(query, store.size(), filter);
+      for (size_t k : {1, 10, 100}) {
+        auto top = store.Search(query, k, filter);
+        ASSERT_EQ(top.size(), std::min(k, full.size()));
+        for (size_t i = 0; i < top.size(); ++i) {
+          ASSERT_EQ(top[i].item_key, full[i].item_key) << "query " << q << " k " << k << " at " << i;
+          ASSERT_EQ(top[i].score, full[i].score);
+        }
+      }
+    }
+  }
 }
 
 TEST(VectorIndexTest, FloatTextIsJavasFloatToString) {
