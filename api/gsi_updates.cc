@@ -5,6 +5,7 @@
 
 #include "api/create_table_request.h"
 #include "api/json_reader.h"
+#include "api/throughput_settings.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
 
@@ -100,7 +101,8 @@ ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request) {
 }
 
 ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
-                                                    engine::TableSchema& schema) {
+                                                    engine::TableSchema& schema,
+                                                    std::string_view region) {
   auto actions = ReadActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   if (request.definitions) {
@@ -142,6 +144,8 @@ ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
       auto index = ParseGlobalIndex(*action.body, schema,
                                     "globalSecondaryIndexUpdates.1.member.create");
       if (!index.ok()) return index.take_error();
+      auto settings = ApplyIndexThroughputUpdate(*action.body, true, schema, *index, region);
+      if (!settings.ok()) return settings.take_error();
       index->index_id = 0;
       indexes.push_back(std::move(index).value());
       created.push_back(action.index_name);
@@ -157,7 +161,18 @@ ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
     }
     RequestReader r(*action.body);
     const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");
+    const rapidjson::Value* warm_json = r.Object("WarmThroughput");
+    const rapidjson::Value* on_demand_json = r.Object("OnDemandThroughput");
     if (r.failed()) return r.error();
+    bool on_demand_limits = on_demand_json && on_demand_json->MemberCount() > 0;
+    if (schema.billing_mode == "PAY_PER_REQUEST" &&
+        (throughput_json || (!warm_json && !on_demand_limits))) {
+      return Invalid("The only Updates for index: " + action.index_name +
+                     " when TableThroughputMode is PAY_PER_REQUEST can be to "
+                     "OnDemandThroughput, WarmThroughput");
+    }
+    auto settings = ApplyIndexThroughputUpdate(*action.body, false, schema, *existing, region);
+    if (!settings.ok()) return settings.take_error();
     if (throughput_json) {
       auto throughput = ParseThroughput(*throughput_json,
                                         "globalSecondaryIndexUpdates.1.member.update."

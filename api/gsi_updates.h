@@ -1,5 +1,6 @@
 // UpdateTable's GlobalSecondaryIndexUpdates: Create (with the
-// AttributeDefinitions its keys need), Delete and Update (throughput),
+// AttributeDefinitions its keys need), Delete and Update (provisioned, warm
+// and on-demand throughput),
 // validated as DynamoDB validates them and applied to a schema. The engine
 // then backfills created indexes and drops deleted ones
 // (Database::UpdateTable).
@@ -10,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/errors.h"
@@ -27,8 +29,10 @@ struct GsiUpdates {
 ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request);
 
 // Applies the updates to `schema`; returns the names of created indexes.
-// New indexes get index_id 0 (the engine assigns ids).
+// New indexes get index_id 0 (the engine assigns ids). `region` names the
+// account's region in limit errors.
 ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
-                                                    engine::TableSchema& schema);
+                                                    engine::TableSchema& schema,
+                                                    std::string_view region);
 
 }  // namespace ddb::api

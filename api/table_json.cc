@@ -1,5 +1,8 @@
 #include "api/table_json.h"
 
+#include <algorithm>
+
+#include "api/throughput_settings.h"
 #include "engine/key_validation.h"
 
 namespace ddb::api {
@@ -46,6 +49,38 @@ void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
   w.EndObject();
 }
 
+void WriteOnDemand(JsonWriter& w, const engine::OnDemandThroughput& t) {
+  if (t.empty()) return;  // DynamoDB describes only maximums that are set
+  w.Key("OnDemandThroughput");
+  w.StartObject();
+  if (t.max_read_request_units) {
+    w.Key("MaxReadRequestUnits");
+    w.Int64(t.max_read_request_units);
+  }
+  if (t.max_write_request_units) {
+    w.Key("MaxWriteRequestUnits");
+    w.Int64(t.max_write_request_units);
+  }
+  w.EndObject();
+}
+
+// Warm throughput never below the current capacity: tables stored before
+// warm throughput was recorded read as their capacity.
+void WriteWarm(JsonWriter& w, engine::WarmThroughput warm, bool on_demand,
+               const engine::ProvisionedThroughput& throughput, std::string_view status) {
+  int64_t read = on_demand ? kOnDemandInitialReadUnits : throughput.read_capacity_units;
+  int64_t write = on_demand ? kOnDemandInitialWriteUnits : throughput.write_capacity_units;
+  w.Key("WarmThroughput");
+  w.StartObject();
+  w.Key("ReadUnitsPerSecond");
+  w.Int64(std::max(warm.read_units_per_second, read));
+  w.Key("WriteUnitsPerSecond");
+  w.Int64(std::max(warm.write_units_per_second, write));
+  w.Key("Status");
+  WriteString(w, status);
+  w.EndObject();
+}
+
 void WriteProjection(JsonWriter& w, const engine::Projection& p) {
   static constexpr const char* kTypes[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
   w.StartObject();
@@ -61,7 +96,7 @@ void WriteProjection(JsonWriter& w, const engine::Projection& p) {
 }
 
 void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescription& description,
-                  const std::vector<engine::IndexSchema>& indexes) {
+                  const std::vector<engine::IndexSchema>& indexes, const DescriptionView& view) {
   const engine::TableSchema& schema = description.schema;
   w.StartArray();
   for (const auto& index : indexes) {
@@ -83,6 +118,11 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
       }
       w.Key("ProvisionedThroughput");
       WriteThroughput(w, index.throughput);
+      WriteOnDemand(w, index.on_demand);
+      if (view.warm != WarmView::kOmitted) {
+        WriteWarm(w, index.warm, schema.billing_mode == "PAY_PER_REQUEST", index.throughput,
+                  "ACTIVE");
+      }
     }
     auto stats = description.index_stats.find(index.index_id);
     bool known = stats != description.index_stats.end();
@@ -115,7 +155,8 @@ void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
 }
 
 void WriteTableDescription(JsonWriter& w, const Context& ctx,
-                           const engine::TableDescription& description) {
+                           const engine::TableDescription& description,
+                           const DescriptionView& view) {
   const engine::TableSchema& s = description.schema;
   // A table being deleted is described without its schema, as DynamoDB's
   // DeleteTable answers.
@@ -159,11 +200,11 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
   }
   if (!s.local_indexes.empty() && !deleting) {
     w.Key("LocalSecondaryIndexes");
-    WriteIndexes(w, ctx, description, s.local_indexes);
+    WriteIndexes(w, ctx, description, s.local_indexes, view);
   }
   if (!s.global_indexes.empty() && !deleting) {
     w.Key("GlobalSecondaryIndexes");
-    WriteIndexes(w, ctx, description, s.global_indexes);
+    WriteIndexes(w, ctx, description, s.global_indexes, view);
   }
   if (s.stream.enabled) {
     w.Key("StreamSpecification");
@@ -198,18 +239,24 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     WriteString(w, s.table_class);
     w.EndObject();
   }
+  WriteOnDemand(w, s.on_demand);
+  if (view.warm != WarmView::kOmitted && !deleting) {
+    WriteWarm(w, s.warm, s.billing_mode == "PAY_PER_REQUEST", s.throughput,
+              view.warm == WarmView::kUpdating ? "UPDATING" : "ACTIVE");
+  }
   w.Key("DeletionProtectionEnabled");
   w.Bool(s.deletion_protection);
   w.EndObject();
 }
 
 std::string RenderTableDescription(const Context& ctx, std::string_view member,
-                                   const engine::TableDescription& description) {
+                                   const engine::TableDescription& description,
+                                   const DescriptionView& view) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
   WriteString(w, member);
-  WriteTableDescription(w, ctx, description);
+  WriteTableDescription(w, ctx, description, view);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

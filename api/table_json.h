@@ -10,15 +10,26 @@
 
 namespace ddb::api {
 
+// How a description shows warm throughput: DescribeTable reports it ACTIVE
+// for the table and each global index; CreateTable omits it unless it was
+// asked for; an answer to a request that raised it shows it UPDATING.
+enum class WarmView { kActive, kUpdating, kOmitted };
+
+struct DescriptionView {
+  WarmView warm = WarmView::kActive;  // the table's; global indexes show ACTIVE unless omitted
+};
+
 // Writes a KeySchema list: the HASH elements, then the RANGE ones.
 void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key);
 
 // Writes the TableDescription object of DynamoDB's API reference.
 void WriteTableDescription(JsonWriter& w, const Context& ctx,
-                           const engine::TableDescription& description);
+                           const engine::TableDescription& description,
+                           const DescriptionView& view = {});
 
 // {"<member>": TableDescription} as a whole response body.
 std::string RenderTableDescription(const Context& ctx, std::string_view member,
-                                   const engine::TableDescription& description);
+                                   const engine::TableDescription& description,
+                                   const DescriptionView& view = {});
 
 }  // namespace ddb::api

@@ -5,6 +5,7 @@
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/table_json.h"
+#include "api/throughput_settings.h"
 
 namespace ddb::api {
 namespace {
@@ -98,13 +99,19 @@ engine::Status ApplyStreamChange(engine::TableSchema& schema,
 ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request) {
   auto schema = ParseCreateTable(request);
   if (!schema.ok()) return schema.take_error();
+  auto throughput = ApplyCreateThroughputSettings(request, *schema, ctx.caller.region);
+  if (!throughput.ok()) return throughput.take_error();
   if (schema->sse.enabled && schema->sse.kms_key_arn.empty()) {
     schema->sse.kms_key_arn = "arn:aws:kms:" + ctx.caller.region + ":" + ctx.caller.account_id +
                               ":key/localdynamo";
   }
   auto description = ctx.db.CreateTable(ctx.caller.ns, std::move(schema).value());
   if (!description.ok()) return description.status();
-  return RenderTableDescription(ctx, "TableDescription", *description);
+  // DynamoDB's CreateTable answer shows warm throughput only when asked
+  // for, as UPDATING; DescribeTable reports it ACTIVE.
+  DescriptionView view;
+  view.warm = request.HasMember("WarmThroughput") ? WarmView::kUpdating : WarmView::kOmitted;
+  return RenderTableDescription(ctx, "TableDescription", *description, view);
 }
 
 ApiResult<std::string> DescribeTable(Context& ctx, const rapidjson::Value& request) {
@@ -141,13 +148,15 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   const rapidjson::Value* gsi_updates = r.Array("GlobalSecondaryIndexUpdates");
   const rapidjson::Value* definitions = r.Array("AttributeDefinitions");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
+  const rapidjson::Value* warm_json = r.Object("WarmThroughput");
+  const rapidjson::Value* on_demand_json = r.Object("OnDemandThroughput");
   if (r.failed()) return r.error();
   if (gsi_updates && gsi_updates->Empty()) gsi_updates = nullptr;  // DynamoDB: no update at all
   Constraints constraints;
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();
   if (!billing_mode && !throughput_json && !deletion_protection && !table_class && !stream_json &&
-      !gsi_updates && !sse_json) {
+      !gsi_updates && !sse_json && !warm_json && !on_demand_json) {
     return ApiError::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, DeletionProtectionEnabled "
@@ -187,9 +196,16 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   }
   int64_t now = ctx.db.clock().NowMillis();
   std::vector<std::string> created;
-  std::optional<ApiError> index_error;
+  std::optional<ApiError> update_error;
+  // An ApiError found inside the engine's update: aborts it, answered below.
+  auto fail = [&](ApiError error) {
+    update_error = std::move(error);
+    return engine::Status::InvalidArgument(update_error->message);
+  };
+  engine::WarmThroughput warm_before;
   auto description = ctx.db.UpdateTable(
       ctx.caller.ns, *name, [&](engine::TableSchema& schema) -> engine::Status {
+        warm_before = schema.warm;
         if (billing_mode || throughput) {
           DDB_RETURN_IF_ERROR(ApplyBillingChange(schema, billing_mode, throughput, now));
         }
@@ -197,16 +213,17 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
         if (table_class) schema.table_class = std::string(*table_class);
         if (stream) DDB_RETURN_IF_ERROR(ApplyStreamChange(schema, *stream));
         if (gsi_updates) {
-          auto applied = ApplyGsiUpdates(gsi_request, schema);
-          if (!applied.ok()) {
-            index_error = applied.take_error();
-            return engine::Status::InvalidArgument(index_error->message);  // answered below
-          }
+          auto applied = ApplyGsiUpdates(gsi_request, schema, ctx.caller.region);
+          if (!applied.ok()) return fail(applied.take_error());
           created = std::move(applied).value();
         }
+        RatchetWarm(schema);
+        auto settings = ApplyTableThroughputUpdate(warm_json, on_demand_json, schema,
+                                                   ctx.caller.region);
+        if (!settings.ok()) return fail(settings.take_error());
         return engine::Status::Ok();
       });
-  if (index_error) return *index_error;
+  if (update_error) return *update_error;
   if (!description.ok()) return description.status();
   // The engine backfills before answering, but the answer shows the new
   // index as DynamoDB's does: CREATING, with the table UPDATING.
@@ -217,7 +234,14 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
       index.backfilling = false;
     }
   }
-  return RenderTableDescription(ctx, "TableDescription", *description);
+  // A warm throughput increase is asynchronous in DynamoDB: the answer shows
+  // the values from before it, UPDATING.
+  DescriptionView view;
+  if (warm_json) {
+    view.warm = WarmView::kUpdating;
+    description->schema.warm = warm_before;
+  }
+  return RenderTableDescription(ctx, "TableDescription", *description, view);
 }
 
 ApiResult<std::string> ListTables(Context& ctx, const rapidjson::Value& request) {

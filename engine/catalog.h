@@ -50,6 +50,24 @@ struct ProvisionedThroughput {
   int64_t decreases_today = 0;
 };
 
+// OnDemandThroughput: the most request units per second an on-demand table
+// or index may use. 0 on a side: no maximum set.
+struct OnDemandThroughput {
+  int64_t max_read_request_units = 0;
+  int64_t max_write_request_units = 0;
+  bool empty() const { return max_read_request_units == 0 && max_write_request_units == 0; }
+};
+
+// WarmThroughput: the units per second a table or index can serve at once.
+// DynamoDB never lowers it: it is the highest of what was asked for and of
+// every capacity the table or index has had (12,000 reads and 4,000 writes
+// once on demand). 0 on a side: not recorded yet (a table stored before
+// warm throughput existed), read as the current capacity.
+struct WarmThroughput {
+  int64_t read_units_per_second = 0;
+  int64_t write_units_per_second = 0;
+};
+
 struct IndexSchema {
   std::string name;
   uint32_t index_id = 0;  // unique within its table, never reused
@@ -57,6 +75,8 @@ struct IndexSchema {
   KeySchema key;
   Projection projection;
   ProvisionedThroughput throughput;  // GSIs only
+  OnDemandThroughput on_demand;      // GSIs only
+  WarmThroughput warm;               // GSIs only
   std::string status = "ACTIVE";     // IndexStatus
   bool backfilling = false;
 };
@@ -93,6 +113,8 @@ struct TableSchema {
   std::string billing_mode = "PROVISIONED";  // BillingMode
   int64_t pay_per_request_since_millis = 0;
   ProvisionedThroughput throughput;
+  OnDemandThroughput on_demand;
+  WarmThroughput warm;
   std::vector<IndexSchema> global_indexes;
   std::vector<IndexSchema> local_indexes;
   uint32_t next_index_id = 1;

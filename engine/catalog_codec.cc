@@ -6,7 +6,7 @@
 namespace ddb::engine {
 namespace {
 
-constexpr uint32_t kSchemaFormatVersion = 2;
+constexpr uint32_t kSchemaFormatVersion = 3;
 
 // One visitor per direction keeps the field order defined once: Encode and
 // Decode both call Fields(), so they cannot drift apart.
@@ -184,6 +184,30 @@ void FieldsSinceVersion2(V& v, TableSchema& s) {
   v.Field(s.point_in_time_recovery.recovery_period_days);
 }
 
+template <class V>
+void Fields(V& v, OnDemandThroughput& t) {
+  v.Field(t.max_read_request_units);
+  v.Field(t.max_write_request_units);
+}
+
+template <class V>
+void Fields(V& v, WarmThroughput& t) {
+  v.Field(t.read_units_per_second);
+  v.Field(t.write_units_per_second);
+}
+
+// Appended in version 3: on-demand maximums and warm throughput, the table's
+// and then each global index's, in the order version 1 stored the indexes.
+template <class V>
+void FieldsSinceVersion3(V& v, TableSchema& s) {
+  Fields(v, s.on_demand);
+  Fields(v, s.warm);
+  for (IndexSchema& index : s.global_indexes) {
+    Fields(v, index.on_demand);
+    Fields(v, index.warm);
+  }
+}
+
 // The envelope every versioned catalog value shares: the format version,
 // then the fields `fields(visitor, value, version)` visits for it.
 template <class T, class FieldsOf>
@@ -215,6 +239,7 @@ template <class V>
 void SchemaFields(V& v, TableSchema& s, uint32_t version) {
   Fields(v, s);
   if (version >= 2) FieldsSinceVersion2(v, s);
+  if (version >= 3) FieldsSinceVersion3(v, s);
 }
 
 template <class V>

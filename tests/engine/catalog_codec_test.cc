@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "tests/engine/test_util.h"
 
@@ -22,6 +23,8 @@ TableSchema FullSchema() {
   s.billing_mode = "PROVISIONED";
   s.pay_per_request_since_millis = 1'600'000'000'000;
   s.throughput = {5, 10, 1'700'000'000'001, 1'700'000'000'002, 3};
+  s.on_demand = {40000, 1};
+  s.warm = {20000, 5000};
 
   IndexSchema gsi;
   gsi.name = "by-gpk";
@@ -30,6 +33,8 @@ TableSchema FullSchema() {
   gsi.key.range = {{"sk", ScalarType::kN}};
   gsi.projection = {ProjectionType::kInclude, {"a", "b"}};
   gsi.throughput = {1, 2, 0, 0, 0};
+  gsi.on_demand = {300, 0};
+  gsi.warm = {15000, 4001};
   gsi.status = "CREATING";
   gsi.backfilling = true;
   s.global_indexes.push_back(gsi);
@@ -37,6 +42,8 @@ TableSchema FullSchema() {
   keys_only.name = "second";
   keys_only.index_id = 3;
   keys_only.projection = {ProjectionType::kKeysOnly, {}};
+  keys_only.on_demand = {0, 7};
+  keys_only.warm = {12000, 4000};
   s.global_indexes.push_back(keys_only);
 
   IndexSchema lsi;
@@ -93,6 +100,10 @@ void ExpectSameIndexes(const std::vector<IndexSchema>& a, const std::vector<Inde
     ExpectSameThroughput(a[i].throughput, b[i].throughput);
     EXPECT_EQ(a[i].status, b[i].status);
     EXPECT_EQ(a[i].backfilling, b[i].backfilling);
+    EXPECT_EQ(a[i].on_demand.max_read_request_units, b[i].on_demand.max_read_request_units);
+    EXPECT_EQ(a[i].on_demand.max_write_request_units, b[i].on_demand.max_write_request_units);
+    EXPECT_EQ(a[i].warm.read_units_per_second, b[i].warm.read_units_per_second);
+    EXPECT_EQ(a[i].warm.write_units_per_second, b[i].warm.write_units_per_second);
   }
 }
 
@@ -114,6 +125,10 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.billing_mode, s.billing_mode);
   EXPECT_EQ(d.pay_per_request_since_millis, s.pay_per_request_since_millis);
   ExpectSameThroughput(d.throughput, s.throughput);
+  EXPECT_EQ(d.on_demand.max_read_request_units, 40000);
+  EXPECT_EQ(d.on_demand.max_write_request_units, 1);
+  EXPECT_EQ(d.warm.read_units_per_second, 20000);
+  EXPECT_EQ(d.warm.write_units_per_second, 5000);
   ExpectSameIndexes(d.global_indexes, s.global_indexes);
   ExpectSameIndexes(d.local_indexes, s.local_indexes);
   EXPECT_EQ(d.next_index_id, s.next_index_id);
@@ -133,24 +148,31 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.point_in_time_recovery.recovery_period_days, 7);
 }
 
-TEST(CatalogCodecTest, VersionOneSchemasStillDecode) {
-  // A version 1 schema is a version 2 one without the three trailing
-  // point-in-time recovery fields (one byte each at their defaults).
+TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
+  // Each version appends fields: version 3 the on-demand maximums and warm
+  // throughput (four fields, one byte each at their defaults, for a table
+  // without global indexes), version 2 the three point-in-time recovery
+  // fields (one byte each).
   TableSchema schema;
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  std::string version_one = bytes.substr(0, bytes.size() - 3);
-  version_one[0] = 1;
-  Result<TableSchema> decoded = DecodeTableSchema(version_one);
-  ASSERT_OK(decoded);
-  EXPECT_EQ(decoded->name, "old");
-  EXPECT_FALSE(decoded->point_in_time_recovery.enabled);
-  EXPECT_EQ(decoded->point_in_time_recovery.recovery_period_days, 35);
-  // Version 1 bytes with the version 2 fields are not version 1.
-  std::string mislabeled = bytes;
-  mislabeled[0] = 1;
-  EXPECT_EQ(DecodeTableSchema(mislabeled).status().code(), Status::Code::kInternal);
+  for (auto [version, trailing] : {std::pair{2, 4}, std::pair{1, 7}}) {
+    SCOPED_TRACE(version);
+    std::string older = bytes.substr(0, bytes.size() - trailing);
+    older[0] = static_cast<char>(version);
+    Result<TableSchema> decoded = DecodeTableSchema(older);
+    ASSERT_OK(decoded);
+    EXPECT_EQ(decoded->name, "old");
+    EXPECT_FALSE(decoded->point_in_time_recovery.enabled);
+    EXPECT_EQ(decoded->point_in_time_recovery.recovery_period_days, 35);
+    EXPECT_EQ(decoded->warm.read_units_per_second, 0);
+    EXPECT_TRUE(decoded->on_demand.empty());
+    // The newer bytes under the older version number are not that version.
+    std::string mislabeled = bytes;
+    mislabeled[0] = static_cast<char>(version);
+    EXPECT_EQ(DecodeTableSchema(mislabeled).status().code(), Status::Code::kInternal);
+  }
 }
 
 TEST(CatalogCodecTest, RoundTripsDefaultSchema) {
@@ -176,7 +198,7 @@ TEST(CatalogCodecTest, TruncatedOrExtendedSchemaIsInternal) {
   ASSERT_FALSE(extended.ok());
   EXPECT_EQ(extended.status().code(), Status::Code::kInternal);
   std::string other_version = bytes;
-  other_version[0] = 3;
+  other_version[0] = 4;
   EXPECT_EQ(DecodeTableSchema(other_version).status().code(), Status::Code::kInternal);
 }
 

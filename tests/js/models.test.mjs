@@ -4,11 +4,6 @@
 // real binary started on a free port.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
 import {
   DynamoDBClient, DescribeTableCommand, ConditionalCheckFailedException,
 } from "@aws-sdk/client-dynamodb";
@@ -20,63 +15,24 @@ import {
   DynamoDBStreamsClient, DescribeStreamCommand, GetShardIteratorCommand, GetRecordsCommand,
 } from "@aws-sdk/client-dynamodb-streams";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const binary = process.env.LOCALDYNAMO_BIN ?? path.join(here, "..", "..", "build", "localdynamo");
+import { startServer } from "./localdynamo.mjs";
+
 let server;
-let url;
 let ddb;
 let doc;
 let streams;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
-async function admin(pathname, body) {
-  const response = await fetch(`${url}/_localdynamo/${pathname}`, {
-    method: body === undefined ? "GET" : "POST",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.equal(response.status, 200);
-  return response.json();
-}
-
 before(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = spawn(binary, ["--in-memory", "--sample-items", "--ttl-interval", "0",
-                          "--host", "127.0.0.1", "--port", String(port)],
-                 { stdio: ["ignore", "ignore", "inherit"] });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const config = {
-    endpoint: url, region: "us-east-1", maxAttempts: 1,
-    credentials: { accessKeyId: "js", secretAccessKey: "js" },
-  };
-  ddb = new DynamoDBClient(config);
+  server = await startServer(["--sample-items"]);
+  ddb = new DynamoDBClient(server.config);
   doc = DynamoDBDocumentClient.from(ddb);
-  streams = new DynamoDBStreamsClient(config);
+  streams = new DynamoDBStreamsClient(server.config);
 });
 
 after(async () => {
   ddb?.destroy();
   streams?.destroy();
-  if (server) {
-    const exited = new Promise((resolve) => server.on("exit", resolve));
-    server.kill("SIGTERM");
-    assert.equal(await exited, 0);
-  }
+  await server?.stop();
 });
 
 test("ecommerce: user profile", async () => {
@@ -146,7 +102,7 @@ test("lambda-layers: latest arn, latest for all regions, deployed in a region", 
 });
 
 test("lambda-layers: a new version deprecates the old one with a TTL; expiry reaches the stream", async () => {
-  const now = Math.floor((await admin("clock")).NowMillis / 1000);
+  const now = Math.floor((await server.admin("clock")).NowMillis / 1000);
   await doc.send(new TransactWriteCommand({ TransactItems: [
     { Put: { TableName: "lambda-layers", Item: {
       pk: "lyr#us-east-1.pandas", sk: "lyrVrsn#v3", rgn: "us-east-1", pckg: "pandas",
@@ -158,8 +114,8 @@ test("lambda-layers: a new version deprecates the old one with a TTL; expiry rea
       UpdateExpression: "SET lyrVrsn = :v, arn = :a",
       ExpressionAttributeValues: { ":v": 3, ":a": "arn:aws:lambda:us-east-1:000000000000:layer:pandas:3" } } },
   ] }));
-  await admin("clock", { AdvanceSeconds: 3601 });
-  const swept = await admin("sweep", {});
+  await server.admin("clock", { AdvanceSeconds: 3601 });
+  const swept = await server.admin("sweep", {});
   assert.deepEqual(swept.Deleted.map((d) => d.Key.sk.S), ["lyrVrsn#v2"]);
 
   const { Table } = await ddb.send(new DescribeTableCommand({ TableName: "lambda-layers" }));
