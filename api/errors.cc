@@ -119,6 +119,13 @@ ApiError ApiError::ProvisionedThroughputExceeded(bool index, std::vector<Throttl
   return error;
 }
 
+ApiError ApiError::OnDemandMaximumExceeded(std::vector<ThrottlingReason> reasons) {
+  ApiError error = Make("com.amazon.coral.availability#", "ThrottlingException",
+                        "Rate of requests exceeds the allowed throughput.");
+  error.throttling_reasons = std::move(reasons);
+  return error;
+}
+
 int ApiError::StatusFor(std::string_view short_type) {
   if (short_type == "InternalServerError") return 500;
   if (short_type == "ServiceUnavailable") return 503;

@@ -83,6 +83,8 @@ struct ApiError {
   // Provisioned capacity ran out: on the table itself, or (`index`) on one of
   // its global secondary indexes; DynamoDB's message for each.
   static ApiError ProvisionedThroughputExceeded(bool index, std::vector<ThrottlingReason> reasons);
+  // An on-demand table or index past its OnDemandThroughput maximum.
+  static ApiError OnDemandMaximumExceeded(std::vector<ThrottlingReason> reasons);
   // Any error a test asked the emulator to inject (emulator/fault_rules.h):
   // `short_type` in the namespace DynamoDB answers it from, with the given
   // status and message (empty: DynamoDB's usual text for the type, if any).

@@ -1,6 +1,7 @@
 #include "emulator/throttle.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "api/json_reader.h"
@@ -25,16 +26,47 @@ double Units(const rapidjson::Value& object) {
   return it != object.MemberEnd() && it->value.IsNumber() ? it->value.GetDouble() : 0;
 }
 
+// What limits one bucket: its units per second (0: nothing does) and the
+// seconds of unused capacity it keeps — provisioned capacity bursts for 300
+// seconds; an on-demand maximum is a ceiling per second, no more.
+struct Limit {
+  double units_per_second = 0;
+  double burst_seconds = 1;
+  bool on_demand = false;
+};
+
+// The limit of the table (`index` empty) or of one of its GSIs; nothing for
+// an index the table no longer has (its capacity is gone with it).
+std::optional<Limit> LimitOf(const engine::TableSchema& s, std::string_view index, bool reads) {
+  const engine::ProvisionedThroughput* provisioned = &s.throughput;
+  const engine::OnDemandThroughput* on_demand = &s.on_demand;
+  if (!index.empty()) {
+    auto gsi = std::find_if(s.global_indexes.begin(), s.global_indexes.end(),
+                            [&](const engine::IndexSchema& g) { return g.name == index; });
+    if (gsi == s.global_indexes.end()) return std::nullopt;
+    provisioned = &gsi->throughput;
+    on_demand = &gsi->on_demand;
+  }
+  if (s.billing_mode == "PROVISIONED") {
+    return Limit{static_cast<double>(reads ? provisioned->read_capacity_units
+                                           : provisioned->write_capacity_units),
+                 kBurstSeconds, false};
+  }
+  return Limit{static_cast<double>(reads ? on_demand->max_read_request_units
+                                         : on_demand->max_write_request_units),
+               1, true};
+}
+
 }  // namespace
 
 Throttle::Bucket& Throttle::Refill(const Key& key, const std::string& uuid, double units_per_second,
-                                   int64_t now, int64_t created_millis) {
+                                   double burst_seconds, int64_t now, int64_t created_millis) {
   auto [it, added] = buckets_.try_emplace(key);
   Bucket& b = it->second;
   if (added || b.table_uuid != uuid) {
     double idle_seconds = static_cast<double>(std::max<int64_t>(0, now - created_millis)) / 1000.0;
-    double seconds = std::min(kBurstSeconds, 1.0 + idle_seconds);
-    b = Bucket{uuid, units_per_second, units_per_second * seconds, now, 0, 0};
+    double seconds = std::min(burst_seconds, 1.0 + idle_seconds);
+    b = Bucket{uuid, units_per_second, burst_seconds, units_per_second * seconds, now, 0, 0};
     return b;
   }
   if (now > b.at_millis) {
@@ -42,7 +74,8 @@ Throttle::Bucket& Throttle::Refill(const Key& key, const std::string& uuid, doub
   }
   b.at_millis = now;  // also when the clock was set back: no refill for it
   b.units_per_second = units_per_second;
-  b.tokens = std::min(b.tokens, kBurstSeconds * units_per_second);
+  b.burst_seconds = burst_seconds;
+  b.tokens = std::min(b.tokens, burst_seconds * units_per_second);
   return b;
 }
 
@@ -51,40 +84,36 @@ std::optional<api::ApiError> Throttle::Admit(const api::Caller& caller, std::str
   auto schema = db_.GetSchema(caller.ns, table);
   if (!schema.ok()) return std::nullopt;  // the operation answers for a missing table
   const engine::TableSchema& s = **schema;
-  if (s.billing_mode != "PROVISIONED") return std::nullopt;
-  // The buckets this request needs: {index name ("" for the table), units per second}.
-  std::vector<std::pair<std::string, double>> needed;
-  if (reads) {
-    const engine::IndexSchema* gsi = nullptr;
-    for (const auto& g : s.global_indexes) {
-      if (g.name == index) gsi = &g;
-    }
-    if (gsi) {
-      needed.emplace_back(gsi->name, static_cast<double>(gsi->throughput.read_capacity_units));
-    } else {
-      needed.emplace_back("", static_cast<double>(s.throughput.read_capacity_units));
-    }
-  } else {
-    needed.emplace_back("", static_cast<double>(s.throughput.write_capacity_units));
-    for (const auto& g : s.global_indexes) {
-      needed.emplace_back(g.name, static_cast<double>(g.throughput.write_capacity_units));
-    }
+  // The buckets this request needs: the index's for a read on a GSI, else
+  // the table's; for a write the table's and every GSI's.
+  std::vector<std::string> needed;
+  bool on_gsi = std::any_of(s.global_indexes.begin(), s.global_indexes.end(),
+                            [&](const engine::IndexSchema& g) { return g.name == index; });
+  needed.emplace_back(reads && on_gsi ? std::string(index) : "");
+  if (!reads) {
+    for (const auto& g : s.global_indexes) needed.push_back(g.name);
   }
   int64_t now = clock_.NowMillis();
   std::vector<api::ThrottlingReason> reasons;
   bool table_empty = false;
+  bool on_demand = false;
   std::lock_guard lock(mu_);
-  for (const auto& [name, rate] : needed) {
-    Bucket& b = Refill(Key{caller.ns, s.name, name, reads}, s.table_uuid, rate, now,
-                       s.creation_millis);
+  for (const auto& name : needed) {
+    auto limit = LimitOf(s, name, reads);
+    if (!limit || (limit->on_demand && limit->units_per_second == 0)) continue;  // no maximum
+    Bucket& b = Refill(Key{caller.ns, s.name, name, reads}, s.table_uuid, limit->units_per_second,
+                       limit->burst_seconds, now, s.creation_millis);
     if (b.tokens > kEmpty) continue;
     ++b.throttled;
     table_empty = table_empty || name.empty();
+    on_demand = limit->on_demand;
     reasons.push_back({std::string(name.empty() ? "Table" : "Index") + (reads ? "Read" : "Write") +
-                           "ProvisionedThroughputExceeded",
+                           (limit->on_demand ? "MaxOnDemandThroughputExceeded"
+                                             : "ProvisionedThroughputExceeded"),
                        Arn(caller, s.name, name)});
   }
   if (reasons.empty()) return std::nullopt;
+  if (on_demand) return api::ApiError::OnDemandMaximumExceeded(std::move(reasons));
   return api::ApiError::ProvisionedThroughputExceeded(!table_empty, std::move(reasons));
 }
 
@@ -95,7 +124,7 @@ void Throttle::Charge(std::string_view ns, const rapidjson::Value& consumed, boo
     if (name == entry.MemberEnd() || !name->value.IsString()) return;
     std::string table(api::View(name->value));
     auto schema = db_.GetSchema(ns, table);
-    if (!schema.ok() || (*schema)->billing_mode != "PROVISIONED") return;
+    if (!schema.ok()) return;
     const engine::TableSchema& s = **schema;
     // {index ("" for the table), units}: local indexes are the table's capacity.
     std::vector<std::pair<std::string, double>> charges;
@@ -115,19 +144,10 @@ void Throttle::Charge(std::string_view ns, const rapidjson::Value& consumed, boo
     int64_t now = clock_.NowMillis();
     std::lock_guard lock(mu_);
     for (const auto& [index, units] : charges) {
-      double rate = 0;
-      if (index.empty()) {
-        rate = static_cast<double>(reads ? s.throughput.read_capacity_units
-                                         : s.throughput.write_capacity_units);
-      } else {
-        auto gsi = std::find_if(s.global_indexes.begin(), s.global_indexes.end(),
-                                [&](const engine::IndexSchema& g) { return g.name == index; });
-        if (gsi == s.global_indexes.end()) continue;
-        rate = static_cast<double>(reads ? gsi->throughput.read_capacity_units
-                                         : gsi->throughput.write_capacity_units);
-      }
-      Bucket& b = Refill(Key{std::string(ns), table, index, reads}, s.table_uuid, rate, now,
-                         s.creation_millis);
+      auto limit = LimitOf(s, index, reads);
+      if (!limit || (limit->on_demand && limit->units_per_second == 0)) continue;
+      Bucket& b = Refill(Key{std::string(ns), table, index, reads}, s.table_uuid,
+                         limit->units_per_second, limit->burst_seconds, now, s.creation_millis);
       b.tokens -= units;
       b.consumed += units;
     }
@@ -148,7 +168,8 @@ std::string Throttle::StatsJson() {
     w.Key("Buckets");
     w.StartArray();
     for (auto& [key, bucket] : buckets_) {
-      Bucket& b = Refill(key, bucket.table_uuid, bucket.units_per_second, now, 0);
+      Bucket& b = Refill(key, bucket.table_uuid, bucket.units_per_second, bucket.burst_seconds,
+                         now, 0);
       w.StartObject();
       if (!key.ns.empty()) {
         w.Key("Namespace");

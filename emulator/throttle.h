@@ -15,8 +15,11 @@
 // DynamoDB. Writes need their table's write bucket and every GSI's: a GSI out
 // of write capacity throttles writes to its table. Reads on a GSI use the
 // index's read bucket; on a local index, the table's. The buckets read the
-// current schema on every request, so UpdateTable takes effect at once;
-// on-demand tables are never throttled.
+// current schema on every request, so UpdateTable takes effect at once.
+// On-demand tables and GSIs are held to their OnDemandThroughput maximums
+// (MaxReadRequestUnits, MaxWriteRequestUnits) the same way, without burst:
+// ThrottlingException with reason …MaxOnDemandThroughputExceeded; without
+// maximums they are never throttled.
 //
 // Thread safety: every member may be called concurrently.
 #pragma once
@@ -65,6 +68,7 @@ class Throttle {
   struct Bucket {
     std::string table_uuid;  // a table recreated under the same name starts afresh
     double units_per_second = 0;
+    double burst_seconds = 0;
     double tokens = 0;
     int64_t at_millis = 0;
     double consumed = 0;
@@ -77,8 +81,8 @@ class Throttle {
   };
   // The bucket refilled to `now`; a new one filled since `created_millis`
   // (its table's creation). REQUIRES: mu_ held.
-  Bucket& Refill(const Key& key, const std::string& uuid, double units_per_second, int64_t now,
-                 int64_t created_millis);
+  Bucket& Refill(const Key& key, const std::string& uuid, double units_per_second,
+                 double burst_seconds, int64_t now, int64_t created_millis);
 
   engine::Database& db_;
   const engine::Clock& clock_;

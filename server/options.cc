@@ -57,8 +57,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "requests on them meet TransactionConflict (for testing retry logic; default 0)")
       ("throttle", po::bool_switch(&options.throttle),
        "provisioned tables and indexes answer ProvisionedThroughputExceededException beyond "
-       "their capacity, with DynamoDB's 300-second burst, by the emulator's clock (default "
-       "off; the admin API can turn it on)")
+       "their capacity, with DynamoDB's 300-second burst, and on-demand ones ThrottlingException "
+       "beyond their OnDemandThroughput maximums, by the emulator's clock (default off; the "
+       "admin API can turn it on)")
       ("faults", po::value(&options.faults_file),
        "JSON file of injected-fault rules to start with (a list; see the README)")
       ("ttl-interval", po::value(&options.ttl_interval_seconds),

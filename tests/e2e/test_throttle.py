@@ -251,3 +251,37 @@ def test_accuracy_over_a_minute_of_test_clock_time(server, ddb, tables):
     print("throttle accuracy: {} units admitted, {} expected, {} refusals".format(
         admitted, expected, refused))
     assert admitted == expected
+
+
+def test_on_demand_tables_honour_their_maximum_throughput(server, ddb, tables):
+    # Debian's boto3 predates OnDemandThroughput: the table is created raw.
+    name = tables.unique_name()
+    status, answer = raw_op(server.url, "CreateTable", {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "OnDemandThroughput": {"MaxWriteRequestUnits": 3}})
+    assert status == 200, answer
+    tables.register(name)
+    assert [try_put_any(ddb, name, str(i)) for i in range(4)] == [True] * 3 + [False]
+    status, body = raw_put(server, name, "x")
+    assert status == 400
+    assert body["__type"] == "com.amazon.coral.availability#ThrottlingException"
+    assert body["ThrottlingReasons"] == [{
+        "reason": "TableWriteMaxOnDemandThroughputExceeded",
+        "resource": "arn:aws:dynamodb:{}:000000000000:table/{}".format(REGION, name)}]
+    # No burst: a minute idle gives one second's worth.
+    advance(server, 60)
+    assert [try_put_any(ddb, name, str(i)) for i in range(4)] == [True] * 3 + [False]
+    # Reads have no maximum here.
+    for _ in range(20):
+        ddb.get_item(TableName=name, Key={"pk": {"S": "1"}})
+
+
+def try_put_any(ddb, table, pk):
+    try:
+        ddb.put_item(TableName=table, Item={"pk": {"S": pk}})
+        return True
+    except ddb.exceptions.ClientError as error:
+        assert error.response["Error"]["Code"] == "ThrottlingException"
+        return False
