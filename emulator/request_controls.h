@@ -1,8 +1,8 @@
 // The emulator's hand on DynamoDB requests: injected faults (fault_rules.h)
 // and the throttle (throttle.h) applied around api::Dispatch. The server
 // asks active() first and calls api::Dispatch directly when nothing is asked
-// for, so a server without rules or throttle pays one atomic load per
-// request.
+// for, so a server without rules or throttle pays two relaxed atomic loads
+// per request.
 //
 // Order for one request: a matching fault first (an error answers at once,
 // in the request's shape: TransactionCanceledException for a transaction's
