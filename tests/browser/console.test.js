@@ -345,6 +345,7 @@ test('fault rules are listed, and one added from the form fails the next request
   const added = rows.filter({hasText: 'InternalServerError (500)'});
   await added.waitFor();
   assert.match(await added.innerText(), /GetItem[\s\S]*orders[\s\S]*next 1/);
+  await screenshot(page, 'console-faults');
   // The rule is the server's: the next GetItem on orders fails, once.
   await assert.rejects(client.ddb('GetItem', {TableName: 'orders', Key: {pk: {S: 'x'}}}),
                        /GetItem: com\.amazonaws\.dynamodb\.v20120810#InternalServerError/);
