@@ -93,10 +93,18 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
       return ErrorResponse(*first);
     }
   }
-  // Run, with ConsumedCapacity forced on for the accounting.
-  std::string mode(doc.HasMember("ReturnConsumedCapacity") && doc["ReturnConsumedCapacity"].IsString()
-                       ? api::View(doc["ReturnConsumedCapacity"])
-                       : "NONE");
+  // Run, with ConsumedCapacity forced on for the accounting — unless the
+  // client's own value is invalid: then validation answers for it, as always.
+  std::string mode = "NONE";
+  if (auto given = doc.FindMember("ReturnConsumedCapacity"); given != doc.MemberEnd()) {
+    if (given->value.IsString()) mode = std::string(api::View(given->value));
+    if (!given->value.IsNull() && mode != "NONE" && mode != "TOTAL" && mode != "INDEXES") {
+      return api::Dispatch(db_, caller, target, ToJson(doc));
+    }
+    if (!given->value.IsNull() && !given->value.IsString()) {
+      return api::Dispatch(db_, caller, target, ToJson(doc));
+    }
+  }
   auto& alloc = doc.GetAllocator();
   doc.RemoveMember("ReturnConsumedCapacity");
   doc.AddMember("ReturnConsumedCapacity", "INDEXES", alloc);

@@ -158,5 +158,13 @@ TEST_F(RequestControlsTest, TheClientGetsTheConsumedCapacityItAskedFor) {
   EXPECT_EQ(total.response.body, R"({"ConsumedCapacity":{"TableName":"roomy","CapacityUnits":1.0}})");
 }
 
+TEST_F(RequestControlsTest, AnInvalidReturnConsumedCapacityStillGetsDynamoDBsValidationError) {
+  controls_->throttle().set_enabled(true);
+  CreateTable("roomy", 100, 100);
+  std::string request = R"({"TableName":"roomy","Item":{"pk":{"S":"1"}},"ReturnConsumedCapacity":"ALL"})";
+  EXPECT_EQ(Send("PutItem", request).response.body, Call("PutItem", request).body);
+  EXPECT_EQ(Call("PutItem", request).http_status, 400);
+}
+
 }  // namespace
 }  // namespace ddb::emulator
