@@ -70,7 +70,12 @@ ApiResult<std::vector<T>> ParseSet(const rapidjson::Value& json, std::string_vie
     if (type == "BS") {
       return Invalid("Input collection " + EchoList(echo) + "of type BS contains duplicates.");
     }
-    return Invalid("Input collection " + EchoList(echo) + " contains duplicates.");
+    // DynamoDB's current rendering of a string set: its members sorted and
+    // each quoted, ["a", "a"] (captured); its older one was [a, a].
+    std::vector<std::string> quoted = echo;
+    std::sort(quoted.begin(), quoted.end());
+    for (auto& member : quoted) member = "\"" + member + "\"";
+    return Invalid("Input collection " + EchoList(quoted) + " contains duplicates.");
   }
   return values;
 }
@@ -107,9 +112,7 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
   }
   if (type == "M" || type == "L") {
     if (depth + 1 >= engine::kMaxNestingDepth) {
-      return ApiError::Validation(
-          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-          "levels beyond supported limit");
+      return ApiError::Validation(std::string(kNestingTooDeep));
     }
   }
   if (type == "M") {

@@ -19,6 +19,13 @@
 
 namespace ddb::api {
 
+// A value nested beyond 32 levels, in items and ExpressionAttributeValues
+// alike: DynamoDB's text, with its validation prefix in every region
+// (captured), and never wrapped as an invalid ExpressionAttributeValues entry.
+inline constexpr std::string_view kNestingTooDeep =
+    "1 validation error detected: Nesting Levels have exceeded supported limits: Attributes in "
+    "the item have nested levels beyond supported limit";
+
 // Parses one attribute value. ValidationException or SerializationException
 // as DynamoDB words them. `depth` is the number of M/L levels above it.
 ApiResult<engine::AttributeValue> ParseAttributeValue(const rapidjson::Value& json,

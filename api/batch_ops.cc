@@ -1,6 +1,7 @@
 // BatchGetItem and BatchWriteItem: up to 100 reads / 25 writes over several
 // tables. Each write is atomic on its own; the batch as a whole is not, as
 // in DynamoDB. The whole batch is validated before anything is written.
+#include <algorithm>
 #include <set>
 
 #include "api/attribute_json.h"
@@ -31,24 +32,43 @@ std::string KeyIdentity(const engine::TableSchema& schema, const Item& item) {
   return engine::ItemKey(schema.table_id, schema, item);
 }
 
+// Whether `name` breaks the constraints on a table name or ARN.
+bool BadTableName(std::string_view name) {
+  Constraints check;
+  check.TableNameOrArn(name);
+  return !check.empty();
+}
+
 ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request,
                                                 std::string_view operation) {
+  bool write = operation == "BatchWriteItem";
   RequestReader r(request);
   const rapidjson::Value* items = r.Object("RequestItems");
   auto consumed = r.String("ReturnConsumedCapacity");
+  auto metrics = write ? r.String("ReturnItemCollectionMetrics") : std::nullopt;
   if (r.failed()) return r.error();
   Constraints constraints;
   constraints.NotNull(items != nullptr, "requestItems");
   constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
+  // A bad table name among the map's keys breaks the map's key constraint,
+  // which DynamoDB states whole (captured before table ARNs; the map is
+  // echoed in Java's form, its values elided here).
+  if (items) {
+    for (const auto& table : items->GetObject()) {
+      if (!BadTableName(View(table.name))) continue;
+      constraints.Violation("'{" + std::string(View(table.name)) + "=...}'", "requestItems",
+                            "Map keys must satisfy constraint: [Member must have length less "
+                            "than or equal to 255, Member must have length greater than or "
+                            "equal to 3, Member must satisfy regular expression pattern: "
+                            "[a-zA-Z0-9_.-]+]");
+    }
+  }
   if (!constraints.empty()) return constraints.ToError();
   if (items->ObjectEmpty()) {
     return ApiError::Validation("The requestItems parameter is required for " +
                                 std::string(operation));
   }
-  for (const auto& table : items->GetObject()) {
-    constraints.TableNameOrArn(View(table.name), "requestItems.key");
-  }
-  if (!constraints.empty()) return constraints.ToError();
   return items;
 }
 
@@ -78,8 +98,10 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
     Constraints constraints;
     constraints.NotNull(keys != nullptr, "requestItems." + gets.table + ".member.keys");
     if (!constraints.empty()) return constraints.ToError();
+    // Empty Keys: the form DynamoDB answers over 100 keys in (captured),
+    // with the other bound (inferred).
     if (keys->Empty()) {
-      constraints.Violation("[]", "requestItems." + gets.table + ".member.keys",
+      constraints.Violation("", "RequestItems." + gets.table + ".member.Keys",
                             "Member must have length greater than or equal to 1");
       return constraints.ToError();
     }
@@ -101,6 +123,21 @@ ApiResult<std::vector<TableGets>> ReadGets(Context& ctx, const rapidjson::Value&
       gets.keys.push_back(std::move(key).value());
     }
     tables.push_back(std::move(gets));
+  }
+  // The request is one request: ProjectionExpression on one table and
+  // AttributesToGet on another mix the two kinds of parameter (text
+  // inferred from the single-table one).
+  auto uses = [&](const char* member) {
+    return std::any_of(tables.begin(), tables.end(), [&](const TableGets& gets) {
+      auto it = gets.json->FindMember(member);
+      return it != gets.json->MemberEnd() && !it->value.IsNull();
+    });
+  };
+  if (uses("AttributesToGet") && uses("ProjectionExpression")) {
+    return ApiError::Validation(
+        "Can not use both expression and non-expression parameters in the same request: "
+        "Non-expression parameters: {AttributesToGet} Expression parameters: "
+        "{ProjectionExpression}");
   }
   for (TableGets& gets : tables) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, TableNameFromArn(gets.table));

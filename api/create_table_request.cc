@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/json_reader.h"
+#include "api/vector_index_request.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::api {
@@ -144,36 +145,6 @@ ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& 
   return key;
 }
 
-ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
-  engine::Projection projection;
-  std::optional<std::string_view> type;
-  const rapidjson::Value* non_key = nullptr;
-  if (json) {
-    RequestReader r(*json);
-    type = r.String("ProjectionType");
-    non_key = r.Array("NonKeyAttributes");
-    if (r.failed()) return r.error();
-  }
-  if (!type) return Invalid("Unknown ProjectionType: null");
-  if (*type == "ALL" || *type == "KEYS_ONLY") {
-    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
-    projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
-    return projection;
-  }
-  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
-  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  projection.type = engine::ProjectionType::kInclude;
-  for (const auto& name : non_key->GetArray()) {
-    if (!name.IsString()) return WrongType(name, "String");
-    auto& names = projection.non_key_attributes;
-    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
-      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
-    }
-    names.emplace_back(View(name));
-  }
-  return projection;
-}
-
 // Each NonKeyAttributes name is 1-255 characters, a member constraint
 // DynamoDB checks before the schema's consistency.
 void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view path,
@@ -193,15 +164,16 @@ void CheckNonKeyNameLengths(const rapidjson::Value& projection, std::string_view
                         "equal to 255, Member must have length greater than or equal to 1]");
 }
 
-ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
-                                          const engine::TableSchema& table,
-                                          std::string_view path, Constraints& constraints) {
+// The member constraints of one index (its name, key schema, projection),
+// recorded under `path`: DynamoDB reports them with the request's other
+// member constraints, before any check of the schema's consistency.
+ApiResult<bool> CheckIndexMembers(const rapidjson::Value& json, bool is_local,
+                                  std::string_view path, Constraints& constraints) {
   if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   RequestReader r(json);
   auto name = r.String("IndexName");
   const rapidjson::Value* key_json = r.Array("KeySchema");
   const rapidjson::Value* projection_json = r.Object("Projection");
-  const rapidjson::Value* throughput_json = is_local ? nullptr : r.Object("ProvisionedThroughput");
   if (r.failed()) return r.error();
   constraints.NotNull(name.has_value(), std::string(path) + ".indexName");
   if (name) constraints.TableName(name, std::string(path) + ".indexName");
@@ -209,7 +181,42 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   if (!raw.ok()) return raw.take_error();
   constraints.NotNull(projection_json != nullptr, std::string(path) + ".projection");
   if (projection_json) CheckNonKeyNameLengths(*projection_json, path, constraints);
+  return true;
+}
+
+// CheckIndexMembers for every index of a CreateTable request: the GSIs'
+// violations first, then the LSIs' (the order DynamoDB lists them in).
+ApiResult<bool> CheckAllIndexMembers(const rapidjson::Value* gsi_json,
+                                     const rapidjson::Value* lsi_json, Constraints& constraints) {
+  for (auto [json, is_local] : {std::pair{gsi_json, false}, std::pair{lsi_json, true}}) {
+    if (!json) continue;
+    int i = 0;
+    for (const auto& index_json : json->GetArray()) {
+      std::string path =
+          std::string(is_local ? "localSecondaryIndexes." : "globalSecondaryIndexes.") +
+          std::to_string(++i) + ".member";
+      auto checked = CheckIndexMembers(index_json, is_local, path, constraints);
+      if (!checked.ok()) return checked;
+    }
+  }
+  return true;
+}
+
+ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_local,
+                                          const engine::TableSchema& table,
+                                          std::string_view path, Constraints& constraints) {
+  auto members = CheckIndexMembers(json, is_local, path, constraints);
+  if (!members.ok()) return members.take_error();
   if (!constraints.empty()) return engine::IndexSchema{};  // reported by the caller
+  RequestReader r(json);
+  auto name = r.String("IndexName");
+  const rapidjson::Value* key_json = r.Array("KeySchema");
+  const rapidjson::Value* projection_json = r.Object("Projection");
+  const rapidjson::Value* throughput_json = is_local ? nullptr : r.Object("ProvisionedThroughput");
+  if (r.failed()) return r.error();
+  Constraints unused;  // CheckIndexMembers recorded its violations
+  auto raw = ReadKeySchema(key_json, std::string(path) + ".keySchema", is_local ? 2 : 8, unused);
+  if (!raw.ok()) return raw.take_error();
 
   engine::IndexSchema index;
   index.name = std::string(*name);
@@ -287,6 +294,9 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
       if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
     }
   }
+  for (const auto& index : schema.vector_indexes) {
+    if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+  }
   // Every attribute definition must be used by a key.
   std::set<std::string> used = engine::KeyAttributeNames(schema);
   if (used.size() != schema.attribute_definitions.size()) {
@@ -321,6 +331,36 @@ bool IsValidTagText(std::string_view text, size_t max_chars) {
 }
 
 }  // namespace
+
+ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
+  engine::Projection projection;
+  std::optional<std::string_view> type;
+  const rapidjson::Value* non_key = nullptr;
+  if (json) {
+    RequestReader r(*json);
+    type = r.String("ProjectionType");
+    non_key = r.Array("NonKeyAttributes");
+    if (r.failed()) return r.error();
+  }
+  if (!type) return Invalid("Unknown ProjectionType: null");
+  if (*type == "ALL" || *type == "KEYS_ONLY") {
+    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
+    projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
+    return projection;
+  }
+  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
+  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  projection.type = engine::ProjectionType::kInclude;
+  for (const auto& name : non_key->GetArray()) {
+    if (!name.IsString()) return WrongType(name, "String");
+    auto& names = projection.non_key_attributes;
+    if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
+      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
+    }
+    names.emplace_back(View(name));
+  }
+  return projection;
+}
 
 ApiResult<engine::ProvisionedThroughput> ParseThroughput(const rapidjson::Value& json,
                                                          std::string_view path) {
@@ -435,6 +475,7 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");
   const rapidjson::Value* lsi_json = r.Array("LocalSecondaryIndexes");
   const rapidjson::Value* gsi_json = r.Array("GlobalSecondaryIndexes");
+  const rapidjson::Value* vector_json = r.Array("VectorIndexes");
   const rapidjson::Value* stream_json = r.Object("StreamSpecification");
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   const rapidjson::Value* tags_json = r.Array("Tags");
@@ -458,6 +499,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     schema.attribute_definitions = std::move(defs).value();
   }
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  auto index_members = CheckAllIndexMembers(gsi_json, lsi_json, constraints);
+  if (!index_members.ok()) return index_members.take_error();
   if (!constraints.empty()) return constraints.ToError();
 
   schema.name = std::string(*table_name);
@@ -532,6 +575,8 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     schema.table_class = std::string(*table_class);
   }
   schema.deletion_protection = deletion_protection.value_or(false);
+  auto vector_indexes = ParseVectorIndexes(vector_json, schema);
+  if (!vector_indexes.ok()) return vector_indexes.take_error();
   return CheckDefinitionsAndIndexNames(std::move(schema));
 }
 

@@ -35,6 +35,9 @@ ApiResult<engine::IndexSchema> ParseGlobalIndex(const rapidjson::Value& json,
                                                 const engine::TableSchema& table,
                                                 std::string_view path);
 
+// Parses an index's Projection (GSI, LSI, vector index).
+ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json);
+
 // Parses a StreamSpecification (CreateTable, UpdateTable): StreamEnabled
 // required, StreamViewType one of DynamoDB's four when given.
 ApiResult<engine::StreamSpecification> ReadStreamSpecification(const rapidjson::Value& json);

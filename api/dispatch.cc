@@ -17,7 +17,7 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 29> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 30> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
@@ -39,6 +39,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 29> kHandlers = {{
     {"PutItem", PutItem},
     {"Query", Query},
     {"Scan", Scan},
+    {"SearchVectors", SearchVectors},
     {"TagResource", TagResource},
     {"TransactGetItems", TransactGetItems},
     {"TransactWriteItems", TransactWriteItems},

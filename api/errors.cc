@@ -54,6 +54,9 @@ std::string_view ApiError::short_type() const {
 ApiError ApiError::Validation(std::string message) {
   return Make("com.amazon.coral.validate#", kValidationException, std::move(message));
 }
+ApiError ApiError::InvalidParameters(const std::string& detail) {
+  return Validation("One or more parameter values were invalid: " + detail);
+}
 ApiError ApiError::Serialization(std::string message) {
   return Make(kCoralService, "SerializationException", std::move(message));
 }

@@ -62,6 +62,9 @@ struct ApiError {
   std::string_view short_type() const;
 
   static ApiError Validation(std::string message);
+  // A ValidationException reading "One or more parameter values were
+  // invalid: <detail>", DynamoDB's form for schema-level problems.
+  static ApiError InvalidParameters(const std::string& detail);
   static ApiError Serialization(std::string message);
   static ApiError UnknownOperation();
   static ApiError MissingAuthenticationToken();

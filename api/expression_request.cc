@@ -50,20 +50,6 @@ ApiResult<bool> CheckNotMixed(const rapidjson::Value& request) {
       "Non-expression parameters: {" + legacy + "} Expression parameters: {" + modern + "}");
 }
 
-// "ExpressionAttributeValues can only be specified when using expressions:
-// UpdateExpression and ConditionExpression are null".
-std::string ValuesWithoutExpressions(const ExpressionSpec& spec) {
-  std::vector<std::string> names;
-  if (spec.update) names.emplace_back("UpdateExpression");
-  if (spec.condition) names.emplace_back("ConditionExpression");
-  if (spec.key_condition) names.emplace_back("KeyConditionExpression");
-  if (spec.filter) names.emplace_back("FilterExpression");
-  std::string list;
-  for (size_t i = 0; i < names.size(); ++i) list += (i ? " and " : "") + names[i];
-  return "ExpressionAttributeValues can only be specified when using expressions" +
-         (names.empty() ? "" : ": " + list + (names.size() > 1 ? " are null" : " is null"));
-}
-
 bool ValidPlaceholder(std::string_view key, char sigil) {
   if (key.size() < 2 || key[0] != sigil) return false;
   for (char c : key.substr(1)) {
@@ -117,7 +103,7 @@ ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
         auto value = ParseAttributeValue(json_value);
         if (value.ok()) return value;
         ApiError error = value.take_error();
-        if (!IsValidation(error.short_type())) return error;
+        if (!IsValidation(error.short_type()) || error.message == kNestingTooDeep) return error;
         return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
                                     error.message + " for key " + std::string(key));
       });
@@ -146,7 +132,9 @@ ApiResult<bool> ReadLegacy(RequestReader& r, const ExpressionSpec& spec, Request
     return ApiError::Validation(
         "ConditionalOperator can only be used when Filter or Expected has two or more elements");
   }
-  if (updates) {
+  // An empty AttributeUpdates is no update at all: the item is created with
+  // its key alone, as by an UpdateItem without updates.
+  if (updates && !updates->ObjectEmpty()) {
     auto update = AttributeUpdatesToUpdate(*updates);
     if (!update.ok()) return update.take_error();
     out.update = std::move(update).value();
@@ -197,21 +185,26 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   auto condition_text = spec.condition ? r.String("ConditionExpression") : std::nullopt;
   auto key_text = spec.key_condition ? r.String("KeyConditionExpression") : std::nullopt;
   auto filter_text = spec.filter ? r.String("FilterExpression") : std::nullopt;
+  auto search_text = spec.search_condition ? r.String("SearchConditionExpression") : std::nullopt;
   auto projection_text = spec.projection ? r.String("ProjectionExpression") : std::nullopt;
   const rapidjson::Value* names_json = r.Object("ExpressionAttributeNames");
-  bool takes_values = spec.update || spec.condition || spec.key_condition || spec.filter;
+  bool takes_values =
+      spec.update || spec.condition || spec.key_condition || spec.filter || spec.search_condition;
   const rapidjson::Value* values_json =
       takes_values ? r.Object("ExpressionAttributeValues") : nullptr;
   if (r.failed()) return r.error();
 
   RequestExpressions out;
-  bool value_expressions = update_text || condition_text || key_text || filter_text;
+  bool value_expressions = update_text || condition_text || key_text || filter_text || search_text;
   if (!value_expressions && !projection_text && names_json) {
     return ApiError::Validation(
         "ExpressionAttributeNames can only be specified when using expressions");
   }
   if (!value_expressions && values_json) {
-    return ApiError::Validation(ValuesWithoutExpressions(spec));
+    // DynamoDB's current text names no expression (the ": ConditionExpression
+    // is null" tail of its older one is gone).
+    return ApiError::Validation(
+        "ExpressionAttributeValues can only be specified when using expressions");
   }
   auto legacy = ReadLegacy(r, spec, out);
   if (!legacy.ok()) return legacy.take_error();
@@ -247,6 +240,10 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   if (done.ok()) {
     done = ReadOne(filter_text, condition_parser("FilterExpression"), placeholders,
                    "FilterExpression", out.filter);
+  }
+  if (done.ok()) {
+    done = ReadOne(search_text, condition_parser("SearchConditionExpression"), placeholders,
+                   "SearchConditionExpression", out.search_condition);
   }
   if (done.ok()) {
     done = ReadOne(projection_text, expr::ParseProjection, placeholders, "ProjectionExpression",

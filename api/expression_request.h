@@ -8,7 +8,7 @@
 //   3. empty name or value maps; malformed keys; invalid values;
 //   4. each expression parsed and resolved (UpdateExpression,
 //      ConditionExpression, KeyConditionExpression, FilterExpression,
-//      ProjectionExpression);
+//      SearchConditionExpression, ProjectionExpression);
 //   5. unused names, then unused values.
 //
 // Thread safety: pure functions over a caller-owned document.
@@ -30,6 +30,7 @@ struct ExpressionSpec {
   bool projection = false;     // ProjectionExpression / AttributesToGet
   bool key_condition = false;  // KeyConditionExpression / KeyConditions
   const char* filter = nullptr;  // FilterExpression / this legacy member (QueryFilter, ScanFilter)
+  bool search_condition = false;  // SearchConditionExpression (SearchVectors)
 };
 
 struct RequestExpressions {
@@ -38,6 +39,7 @@ struct RequestExpressions {
   std::optional<engine::expr::Projection> projection;
   std::optional<engine::expr::Condition> key_condition;
   std::optional<engine::expr::Condition> filter;
+  std::optional<engine::expr::Condition> search_condition;
   // The legacy KeyConditions object, translated by key_condition.h.
   const rapidjson::Value* key_conditions = nullptr;
   // The update came from AttributeUpdates, whose runtime type errors

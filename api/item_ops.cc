@@ -80,8 +80,11 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   ConditionCheck check(*parsed);
   std::optional<Item> new_item;  // none when the update wrote nothing
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
-    DDB_RETURN_IF_ERROR(check(current));
     auto mutation = UpdateMutation(*parsed, current);
+    // The size limit is judged before the condition (captured); other
+    // errors of the update come after it.
+    if (!mutation.ok() && mutation.status().message() == kUpdateTooLarge) return mutation;
+    DDB_RETURN_IF_ERROR(check(current));
     if (mutation.ok() && mutation->kind == engine::Mutation::Kind::kPut) {
       new_item = mutation->new_item;
     }

@@ -1,5 +1,8 @@
 #include "api/item_request.h"
 
+#include <algorithm>
+#include <set>
+
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
 #include "engine/expression/document_path.h"
@@ -12,6 +15,35 @@ namespace {
 namespace expr = engine::expr;
 using engine::Item;
 using engine::Status;
+
+// DynamoDB's UpdateItem judges the 400 KB limit on what the update writes:
+// the bytes of the top-level attributes its SET and ADD actions write plus a
+// cost per action (3, then 19 per SET or ADD, 2 per REMOVE or DELETE, 1 more
+// per SET of a list element) must stay within the limit too, as must the
+// whole new item. An empirical model of captured answers, independent of
+// placeholder names and values.
+bool UpdateWritesTooMuch(const expr::Update& update, const Item& item) {
+  size_t cost = 3;
+  std::set<std::string_view> written;
+  for (const auto& action : update.actions) {
+    bool writes = action.kind == expr::UpdateAction::Kind::kSet ||
+                  action.kind == expr::UpdateAction::Kind::kAdd;
+    cost += writes ? 19 : 2;
+    if (!writes) continue;
+    const auto& elements = action.path.elements;
+    if (action.kind == expr::UpdateAction::Kind::kSet &&
+        std::any_of(elements.begin(), elements.end(), [](const auto& e) { return e.is_index; })) {
+      cost += 1;
+    }
+    written.insert(elements.front().name);
+  }
+  size_t bytes = cost;
+  for (std::string_view name : written) {
+    auto it = item.find(std::string(name));
+    if (it != item.end()) bytes += name.size() + engine::AttributeSize(it->second);
+  }
+  return bytes > engine::kMaxItemBytes || engine::ItemSize(item) > engine::kMaxItemBytes;
+}
 
 ExpressionSpec SpecFor(ItemOp op) {
   switch (op) {
@@ -35,15 +67,35 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   auto consistent = r.Bool("ConsistentRead");  // reads are always consistent; capacity differs
   if (r.failed()) return r.error();
 
+  // Every violation is reported, in the order DynamoDB lists them: captured
+  // for the enums of PutItem (ReturnValues, ReturnConsumedCapacity,
+  // ReturnItemCollectionMetrics), DeleteItem (ReturnValues,
+  // ReturnConsumedCapacity) and UpdateItem (ReturnConsumedCapacity,
+  // ReturnValues), and for PutItem's ReturnValues before its TableName; the
+  // places of the members no capture shows together are inferred.
   Constraints constraints;
-  constraints.TableNameOrArn(table);
+  auto check_return_values = [&] {
+    if (writes) {
+      constraints.Enum(return_values, "returnValues",
+                       {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
+    }
+  };
+  auto check_consumed = [&] {
+    constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  };
+  if (op == ItemOp::kUpdate) {
+    check_consumed();
+    check_return_values();
+  } else if (writes) {
+    check_return_values();
+    check_consumed();
+  }
   if (writes) {
-    constraints.Enum(return_values, "returnValues",
-                     {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
     constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
     constraints.Enum(on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
   }
-  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.TableNameOrArn(table);
+  if (!writes) check_consumed();
   constraints.NotNull(attributes_json != nullptr, op == ItemOp::kPut ? "item" : "key");
   if (!constraints.empty()) return constraints.ToError();
 
@@ -86,13 +138,11 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
   }
   for (const auto& [_, value] : item) {
     if (engine::NestingDepth(value) >= engine::kMaxNestingDepth) {
-      return Status::InvalidArgument(
-          "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-          "levels beyond supported limit");
+      return Status::InvalidArgument(std::string(kNestingTooDeep));
     }
   }
-  if (engine::ItemSize(item) > engine::kMaxItemBytes) {
-    return Status::InvalidArgument("Item size to update has exceeded the maximum allowed size");
+  if (UpdateWritesTooMuch(update, item)) {
+    return Status::InvalidArgument(std::string(kUpdateTooLarge));
   }
   return item;
 }

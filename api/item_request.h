@@ -20,6 +20,10 @@
 namespace ddb::api {
 
 inline constexpr std::string_view kConditionFailed = "The conditional request failed";
+// An update whose result is over the item size limit; DynamoDB answers it
+// before evaluating the update's condition.
+inline constexpr std::string_view kUpdateTooLarge =
+    "Item size to update has exceeded the maximum allowed size";
 // A PartiQL INSERT over an existing item.
 inline constexpr std::string_view kDuplicateItem = "Duplicate primary key exists in table";
 

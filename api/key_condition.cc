@@ -102,7 +102,8 @@ ApiResult<bool> CheckOneConditionPerKey(const std::vector<KeyTerm>& terms) {
     for (size_t j = i + 1; j < terms.size(); ++j) {
       if (terms[i].attribute == terms[j].attribute) {
         return ApiError::Validation(
-            "KeyConditionExpressions must only contain one condition per key");
+            "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one "
+            "condition per key");
       }
     }
   }
@@ -250,11 +251,24 @@ ApiResult<std::vector<KeyTerm>> KeyTermsFromLegacy(const rapidjson::Value& key_c
   return terms;
 }
 
+ApiResult<bool> CheckLegacyKeyConditionsFit(const std::vector<KeyTerm>& terms,
+                                            const engine::KeySchema& key) {
+  if (key.hash.size() <= 1 && key.range.size() <= 1) return true;
+  // Inferred texts: the legacy parameter's own limit when more conditions
+  // are given than it takes, DynamoDB's refusal of a key condition it cannot
+  // serve otherwise.
+  if (terms.size() > 2) return ApiError::Validation("Conditions can be of length 1 or 2 only");
+  return NotSupported();
+}
+
 ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::KeySchema& key,
-                              engine::QueryRequest* request) {
+                              bool legacy, engine::QueryRequest* request) {
   size_t key_size = key.hash.size() + key.range.size();
   if (terms.size() > std::max<size_t>(2, key_size)) {
-    return ApiError::Validation("Conditions can be of length 1 or 2 only");
+    if (legacy) return ApiError::Validation("Conditions can be of length 1 or 2 only");
+    return ApiError::Validation("The number of query conditions (" + std::to_string(terms.size()) +
+                                ") exceeds the number of key attributes defined in the schema (" +
+                                std::to_string(key_size) + ")");
   }
   if (terms.size() > key_size) return NotSupported();
   // Multi-attribute keys answer in DynamoDB's "equality" family of texts;

@@ -50,6 +50,9 @@ ApiResult<std::string> BatchWriteItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> TransactWriteItems(Context&, const rapidjson::Value&);
 ApiResult<std::string> TransactGetItems(Context&, const rapidjson::Value&);
 
+// vector_search_ops.cc
+ApiResult<std::string> SearchVectors(Context&, const rapidjson::Value&);
+
 // ttl_ops.cc
 ApiResult<std::string> UpdateTimeToLive(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeTimeToLive(Context&, const rapidjson::Value&);

@@ -296,7 +296,7 @@ ApiResult<std::string> ReadTransaction(Context& ctx,
 ApiResult<std::string> ExecuteStatement(Context& ctx, const rapidjson::Value& request) {
   auto common = CheckCommonMembers(request);
   if (!common.ok()) return common.take_error();
-  auto statement = ReadStatement(request, "");
+  auto statement = ReadStatement(ctx, request, "");
   if (!statement.ok()) return statement.take_error();
   if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
     return ExecuteSelect(ctx, request, *select);
@@ -314,7 +314,7 @@ ApiResult<std::string> BatchExecuteStatement(Context& ctx, const rapidjson::Valu
   bool reads = false;
   bool writes = false;
   for (const auto& element : (*list)->GetArray()) {
-    statements.push_back(ReadStatement(element, ""));
+    statements.push_back(ReadStatement(ctx, element, ""));
     if (!statements.back().ok()) continue;
     (partiql::IsRead(*statements.back()) ? reads : writes) = true;
   }
@@ -347,7 +347,7 @@ ApiResult<std::string> ExecuteTransaction(Context& ctx, const rapidjson::Value& 
   for (const auto& element : (*list)->GetArray()) {
     auto read = ReadStatementRequest(element, "");
     if (!read.ok()) return read.take_error();
-    auto statement = ParseStatementRequest(*read);
+    auto statement = ParseStatementRequest(ctx, *read);
     if (!statement.ok()) return InStatement(statements.size(), statement.take_error());
     statements.push_back(std::move(statement).value());
   }

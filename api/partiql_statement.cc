@@ -10,9 +10,13 @@
 #include "engine/expression/document_path.h"
 #include "engine/expression/evaluate.h"
 #include "engine/expression/resolve.h"
+#include "engine/number.h"
+#include "engine/expression/lexer.h"
+#include "engine/partiql/lexer.h"
 #include "engine/partiql/parser.h"
 #include "engine/partiql/planner.h"
 #include "engine/secondary_index.h"
+#include "engine/vector_index.h"
 
 namespace ddb::api {
 namespace {
@@ -21,39 +25,12 @@ namespace expr = engine::expr;
 namespace partiql = engine::partiql;
 using engine::Item;
 
-// Whether Java's BigDecimal, which DynamoDB reads a parameter's numbers with,
-// accepts `text`: a signed decimal with an optional exponent, the exponent
-// and the scale within 32 bits.
+// Whether `text` reads as a number at all (as Java's BigDecimal, which
+// DynamoDB reads a parameter's numbers with, reads it); range and digit
+// limits are checked later, in document order with the rest.
 bool Convertible(std::string_view text) {
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-  size_t digits = 0, fraction = 0;
-  bool dot = false;
-  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.');
-       ++i) {
-    if (text[i] == '.') {
-      if (dot) return false;
-      dot = true;
-    } else {
-      ++digits;
-      if (dot) ++fraction;
-    }
-  }
-  if (digits == 0) return false;
-  int64_t exponent = 0;
-  if (i < text.size()) {
-    if (text[i] != 'e' && text[i] != 'E') return false;
-    std::string_view rest = text.substr(i + 1);
-    bool negative = !rest.empty() && rest.front() == '-';
-    if (!rest.empty() && (rest.front() == '-' || rest.front() == '+')) rest.remove_prefix(1);
-    if (rest.empty() || rest.size() > 12 ||
-        rest.find_first_not_of("0123456789") != std::string_view::npos) {
-      return false;
-    }
-    exponent = std::stoll(std::string(rest)) * (negative ? -1 : 1);
-  }
-  auto fits = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
-  return fits(exponent) && fits(static_cast<int64_t>(fraction) - exponent);
+  auto number = engine::Number::Parse(text);
+  return number.ok() || !number.status().message().starts_with(engine::Number::kNotANumberMessage);
 }
 
 // The first problem in document order among the numbers of a parameter
@@ -180,7 +157,11 @@ ApiResult<const engine::IndexSchema*> FindReadIndex(const engine::TableSchema& s
                                                     const std::string& name, bool consistent) {
   if (name.empty()) return static_cast<const engine::IndexSchema*>(nullptr);
   const engine::IndexSchema* index = engine::FindIndex(schema, name);
-  if (!index) return ApiError::Validation("The table does not have the specified index: " + name);
+  if (!index && engine::FindVectorIndex(schema, name)) {
+    return ApiError::Validation("Scan operation not supported on this index type");
+  }
+  // PartiQL's text names no index, unlike Query's (captured).
+  if (!index) return ApiError::Validation("The table does not have the specified index");
   if (IsMultiAttribute(*index)) return MultiAttributeRefusal();
   if (!index->is_local && consistent) {
     return ApiError::Validation(
@@ -298,17 +279,46 @@ ApiResult<StatementRequest> ReadStatementRequest(const rapidjson::Value& object,
   return StatementRequest{*statement, std::move(parameters).value()};
 }
 
-ApiResult<partiql::Statement> ParseStatementRequest(const StatementRequest& request) {
-  auto parsed = partiql::ParseStatement(request.text, request.parameters);
-  if (!parsed.ok()) return parsed.status();
-  return std::move(parsed).value();
+namespace {
+
+// The table and index a statement's `FROM "table"."index"` names, read from
+// its tokens alone; nullopt when it names none.
+std::optional<std::pair<std::string, std::string>> IndexSourceOf(std::string_view text) {
+  using Kind = partiql::Token::Kind;
+  auto tokens = partiql::Tokenize(text);
+  auto is_name = [](const partiql::Token& t) {
+    return t.kind == Kind::kIdentifier || t.kind == Kind::kQuotedIdentifier;
+  };
+  for (size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (tokens[i].kind == Kind::kIdentifier && engine::expr::IsKeyword(tokens[i].text, "FROM") &&
+        is_name(tokens[i + 1]) && tokens[i + 2].kind == Kind::kDot && is_name(tokens[i + 3])) {
+      return std::pair{tokens[i + 1].value, tokens[i + 3].value};
+    }
+  }
+  return std::nullopt;
 }
 
-ApiResult<partiql::Statement> ReadStatement(const rapidjson::Value& object,
+}  // namespace
+
+ApiResult<partiql::Statement> ParseStatementRequest(Context& ctx, const StatementRequest& request) {
+  auto parsed = partiql::ParseStatement(request.text, request.parameters);
+  if (parsed.ok()) return std::move(parsed).value();
+  // DynamoDB refuses a multi-attribute index before it parses the rest of
+  // the statement (a COUNT(*) on such an index gets the refusal).
+  if (auto source = IndexSourceOf(request.text)) {
+    auto schema = ctx.db.GetSchema(ctx.caller.ns, source->first);
+    const engine::IndexSchema* index =
+        schema.ok() ? engine::FindIndex(**schema, source->second) : nullptr;
+    if (index && IsMultiAttribute(*index)) return MultiAttributeRefusal();
+  }
+  return parsed.status();
+}
+
+ApiResult<partiql::Statement> ReadStatement(Context& ctx, const rapidjson::Value& object,
                                             const std::string& path) {
   auto request = ReadStatementRequest(object, path);
   if (!request.ok()) return request.take_error();
-  return ParseStatementRequest(*request);
+  return ParseStatementRequest(ctx, *request);
 }
 
 std::optional<Item> SelectFrom(const partiql::SelectStatement& select, const Item& item) {

@@ -47,11 +47,14 @@ struct StatementRequest {
 ApiResult<StatementRequest> ReadStatementRequest(const rapidjson::Value& object,
                                                  const std::string& path);
 
-// Parses the statement of `request` with its parameters bound.
-ApiResult<engine::partiql::Statement> ParseStatementRequest(const StatementRequest& request);
+// Parses the statement of `request` with its parameters bound. A statement
+// that does not parse but reads a multi-attribute index of a table of `ctx`
+// gets DynamoDB's refusal of such indexes instead of the parse error.
+ApiResult<engine::partiql::Statement> ParseStatementRequest(Context& ctx,
+                                                            const StatementRequest& request);
 
 // ReadStatementRequest, then ParseStatementRequest.
-ApiResult<engine::partiql::Statement> ReadStatement(const rapidjson::Value& object,
+ApiResult<engine::partiql::Statement> ReadStatement(Context& ctx, const rapidjson::Value& object,
                                                     const std::string& path);
 
 // Where a page of a SELECT resumes: the partition read (a SELECT may read

@@ -12,6 +12,7 @@
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
+#include "engine/vector_index.h"
 
 namespace ddb::api {
 namespace {
@@ -123,12 +124,21 @@ struct Target {
   const engine::IndexSchema* index = nullptr;
 };
 
-ApiResult<Target> FindTarget(Context& ctx, const ReadRequest& request) {
+ApiResult<Target> FindTarget(Context& ctx, const ReadRequest& request, bool query) {
   auto schema = ctx.db.GetSchema(ctx.caller.ns, request.table);
   if (!schema.ok()) return schema.status();
   Target target{std::move(schema).value(), nullptr};
   if (request.index_name.empty()) return target;
   target.index = engine::FindIndex(*target.schema, request.index_name);
+  if (!target.index && engine::FindVectorIndex(*target.schema, request.index_name)) {
+    // A vector index answers only SearchVectors. Query checks ConsistentRead
+    // first; Scan refuses first.
+    if (query && request.consistent) {
+      return ApiError::Validation("Consistent reads are not supported on global secondary indexes");
+    }
+    return ApiError::Validation(query ? "Query operation not supported on this index type."
+                                      : "Scan operation not supported on this index type");
+  }
   if (!target.index) {
     return ApiError::Validation("The table does not have the specified index: " +
                                 request.index_name);
@@ -325,15 +335,19 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
         "request.");
   }
   if (!terms.ok()) return terms.take_error();
-  auto target = FindTarget(ctx, *parsed);
+  auto target = FindTarget(ctx, *parsed, true);
   if (!target.ok()) return target.take_error();
+  if (expressions.key_conditions && target->index) {
+    auto legacy = CheckLegacyKeyConditionsFit(*terms, target->index->key);
+    if (!legacy.ok()) return legacy.take_error();
+  }
   if (parsed->exclusive_start_key) {
     auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);
     if (!valid.ok()) return valid.take_error();
   }
   engine::QueryRequest query;
   const engine::KeySchema& key = target->index ? target->index->key : target->schema->key;
-  auto applied = ApplyKeyTerms(*terms, key, &query);
+  auto applied = ApplyKeyTerms(*terms, key, !expressions.key_condition, &query);
   if (!applied.ok()) return applied.take_error();
   // A table without a sort key holds one item per partition: nothing to
   // restart, so no start key is taken and none is handed out.
@@ -365,7 +379,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
 ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
   auto parsed = ReadCommon(request, ReadOp::kScan);
   if (!parsed.ok()) return parsed.take_error();
-  auto target = FindTarget(ctx, *parsed);
+  auto target = FindTarget(ctx, *parsed, false);
   if (!target.ok()) return target.take_error();
   if (parsed->exclusive_start_key) {
     auto valid = CheckStartKey(*parsed->exclusive_start_key, *target);

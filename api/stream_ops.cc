@@ -139,6 +139,22 @@ Page PageAfter(const std::vector<T>& items, std::optional<std::string_view> excl
   return page;
 }
 
+// DescribeStream's ShardFilter: {Type, ShardId}, both optional in the model.
+struct ShardFilter {
+  std::optional<std::string_view> type;
+  std::optional<std::string_view> shard_id;
+};
+
+ApiResult<ShardFilter> ReadShardFilter(const rapidjson::Value* json) {
+  ShardFilter filter;
+  if (!json) return filter;
+  RequestReader r(*json);
+  filter.type = r.String("Type");
+  filter.shard_id = r.String("ShardId");
+  if (r.failed()) return r.error();
+  return filter;
+}
+
 }  // namespace
 
 ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request) {
@@ -152,6 +168,10 @@ ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request
   constraints.Range(limit, "limit", 1, 100);
   if (start) constraints.Length(*start, "exclusiveStartStreamArn", 37, 1024);
   if (!constraints.empty()) return constraints.ToError();
+  // Inferred text, by analogy with DescribeStream's "Invalid StreamArn".
+  if (start && !ParseStreamArn(*start)) {
+    return ApiError::Validation("Invalid ExclusiveStartStreamArn");
+  }
   auto streams = ctx.db.ListStreams(ctx.caller.ns, table.value_or(""));
   Page page = PageAfter(streams, start, limit,
                         [&](const auto& stream) { return ArnOf(ctx, stream.info); });
@@ -182,15 +202,36 @@ ApiResult<std::string> DescribeStream(Context& ctx, const rapidjson::Value& requ
   auto arn = r.String("StreamArn");
   auto limit = r.Integer("Limit");
   auto start = r.String("ExclusiveStartShardId");
+  const rapidjson::Value* filter_json = r.Object("ShardFilter");
   if (r.failed()) return r.error();
+  auto filter = ReadShardFilter(filter_json);
+  if (!filter.ok()) return filter.take_error();
   Constraints constraints;
   constraints.Range(limit, "limit", 1, 100);
   if (start) constraints.Length(*start, "exclusiveStartShardId", 28, 65);
+  if (filter->type) {
+    constraints.Enum(filter->type, "shardFilter.type", {"CHILD_SHARDS"});
+  }
+  if (filter->shard_id) constraints.Length(*filter->shard_id, "shardFilter.shardId", 28, 65);
   if (!constraints.empty()) return constraints.ToError();
+  if (filter_json && (!filter->type || !filter->shard_id)) {
+    // Inferred text: both members are optional in the model, but a filter
+    // needs its type and the parent it filters by.
+    return ApiError::Validation("ShardFilter must specify both Type and ShardId");
+  }
   auto stream = FindStream(ctx, arn);
   if (!stream.ok()) return stream.take_error();
   const engine::StreamInfo& info = stream->info;
-  Page page = PageAfter(info.shards, start, limit,
+  // CHILD_SHARDS: the shards whose parent is the filter's shard (none when
+  // it has no children yet, or names no shard of this stream).
+  std::vector<engine::StreamShard> filtered;
+  if (filter_json) {
+    for (const auto& shard : info.shards) {
+      if (shard.parent_shard_id == *filter->shard_id) filtered.push_back(shard);
+    }
+  }
+  const std::vector<engine::StreamShard>& shards = filter_json ? filtered : info.shards;
+  Page page = PageAfter(shards, start, limit,
                         [](const auto& shard) -> const std::string& { return shard.shard_id; });
   return RenderObject([&](JsonWriter& w) {
     w.Key("StreamDescription");
@@ -211,11 +252,11 @@ ApiResult<std::string> DescribeStream(Context& ctx, const rapidjson::Value& requ
     WriteKeySchema(w, info.key);
     w.Key("Shards");
     w.StartArray();
-    for (size_t i = page.first; i < page.end; ++i) WriteShard(w, info.shards[i]);
+    for (size_t i = page.first; i < page.end; ++i) WriteShard(w, shards[i]);
     w.EndArray();
-    if (page.end < info.shards.size()) {
+    if (page.end < shards.size()) {
       w.Key("LastEvaluatedShardId");
-      WriteString(w, info.shards[page.end - 1].shard_id);
+      WriteString(w, shards[page.end - 1].shard_id);
     }
     w.EndObject();
   });
@@ -258,7 +299,12 @@ ApiResult<std::string> GetShardIterator(Context& ctx, const rapidjson::Value& re
     position = shard_end;
   } else {
     auto sequence = engine::ParseSequenceNumber(*sequence_text);
-    if (!sequence || *sequence < shard->first_sequence || *sequence >= shard_end) {
+    // A shard's StartingSequenceNumber is a valid position even while the
+    // shard is still empty (shard_end == first_sequence): reading from it
+    // waits for the shard's first record, as on DynamoDB.
+    bool in_shard = sequence && *sequence >= shard->first_sequence &&
+                    (*sequence < shard_end || *sequence == shard->first_sequence);
+    if (!in_shard) {
       return ApiError::Validation("Invalid SequenceNumber: " + std::string(*sequence_text) +
                                   " is not in the range of shard " + std::string(*shard_id));
     }

@@ -137,6 +137,59 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
   w.EndArray();
 }
 
+void WriteVectorIndexes(JsonWriter& w, const Context& ctx,
+                        const engine::TableDescription& description) {
+  static constexpr const char* kDistances[] = {"COSINE", "EUCLIDEAN", "DOT_PRODUCT"};
+  const engine::TableSchema& schema = description.schema;
+  w.StartArray();
+  for (const auto& index : schema.vector_indexes) {
+    w.StartObject();
+    w.Key("IndexName");
+    WriteString(w, index.name);
+    w.Key("VectorAttribute");
+    w.StartObject();
+    w.Key("AttributeName");
+    WriteString(w, index.vector_attribute);
+    w.EndObject();
+    w.Key("Dimensions");
+    w.Int64(index.dimensions);
+    w.Key("DistanceFunction");
+    w.String(kDistances[static_cast<int>(index.distance)]);
+    if (!index.search_schema.empty()) {
+      w.Key("SearchSchema");
+      w.StartArray();
+      for (const auto& element : index.search_schema) {
+        w.StartObject();
+        w.Key("AttributeName");
+        WriteString(w, element.name);
+        w.Key("SearchSchemaElementType");
+        w.String(element.type == engine::SearchSchemaType::kHash ? "HASH" : "INLINE_FILTER");
+        w.EndObject();
+      }
+      w.EndArray();
+    }
+    w.Key("Projection");
+    WriteProjection(w, index.projection);
+    w.Key("IndexStatus");
+    WriteString(w, index.status);
+    // As for a GSI: Backfilling while CREATING, gone once ACTIVE.
+    if (index.status == "CREATING") {
+      w.Key("Backfilling");
+      w.Bool(index.backfilling);
+    }
+    auto stats = description.index_stats.find(index.index_id);
+    bool known = stats != description.index_stats.end();
+    w.Key("IndexSizeBytes");
+    w.Int64(known ? stats->second.size_bytes : 0);
+    w.Key("ItemCount");
+    w.Int64(known ? stats->second.item_count : 0);
+    w.Key("IndexArn");
+    WriteString(w, ctx.TableArn(schema.name) + "/index/" + index.name);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 }  // namespace
 
 void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key) {
@@ -205,6 +258,10 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
   if (!s.global_indexes.empty() && !deleting) {
     w.Key("GlobalSecondaryIndexes");
     WriteIndexes(w, ctx, description, s.global_indexes, view);
+  }
+  if (!s.vector_indexes.empty() && !deleting) {
+    w.Key("VectorIndexes");
+    WriteVectorIndexes(w, ctx, description);
   }
   if (s.stream.enabled) {
     w.Key("StreamSpecification");

@@ -6,6 +6,7 @@
 #include "api/operations.h"
 #include "api/table_json.h"
 #include "api/throughput_settings.h"
+#include "api/vector_index_request.h"
 
 namespace ddb::api {
 namespace {
@@ -150,13 +151,14 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   const rapidjson::Value* sse_json = r.Object("SSESpecification");
   const rapidjson::Value* warm_json = r.Object("WarmThroughput");
   const rapidjson::Value* on_demand_json = r.Object("OnDemandThroughput");
+  const rapidjson::Value* vector_updates = r.Array("VectorIndexUpdates");
   if (r.failed()) return r.error();
   if (gsi_updates && gsi_updates->Empty()) gsi_updates = nullptr;  // DynamoDB: no update at all
   Constraints constraints;
   constraints.Enum(billing_mode, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();
   if (!billing_mode && !throughput_json && !deletion_protection && !table_class && !stream_json &&
-      !gsi_updates && !sse_json && !warm_json && !on_demand_json) {
+      !gsi_updates && !sse_json && !warm_json && !on_demand_json && !vector_updates) {
     return ApiError::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, DeletionProtectionEnabled "
@@ -194,8 +196,22 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
     auto checked = CheckGsiUpdates(gsi_request);
     if (!checked.ok()) return checked.take_error();
   }
+  if (vector_updates) {
+    auto vector_changes = CountVectorIndexUpdates(*vector_updates);
+    if (!vector_changes.ok()) return vector_changes.take_error();
+    int online = *vector_changes;
+    for (const auto& update : gsi_updates ? gsi_updates->GetArray() : vector_updates->GetArray()) {
+      if (gsi_updates && (update.HasMember("Create") || update.HasMember("Delete"))) ++online;
+    }
+    if (online > 1) {
+      return ApiError::LimitExceeded(
+          "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+          "simultaneously per table");
+    }
+  }
   int64_t now = ctx.db.clock().NowMillis();
   std::vector<std::string> created;
+  std::vector<std::string> created_vector;
   std::optional<ApiError> update_error;
   // An ApiError found inside the engine's update: aborts it, answered below.
   auto fail = [&](ApiError error) {
@@ -217,6 +233,14 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
           if (!applied.ok()) return fail(applied.take_error());
           created = std::move(applied).value();
         }
+        if (vector_updates) {
+          auto applied = ApplyVectorIndexUpdates(*vector_updates, definitions, schema);
+          if (!applied.ok()) return fail(applied.take_error());
+          created_vector = std::move(applied).value();
+        }
+        if (auto billing = CheckVectorIndexBilling(schema); !billing.ok()) {
+          return fail(billing.take_error());
+        }
         RatchetWarm(schema);
         auto settings = ApplyTableThroughputUpdate(warm_json, on_demand_json, schema,
                                                    ctx.caller.region);
@@ -227,9 +251,15 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
   if (!description.ok()) return description.status();
   // The engine backfills before answering, but the answer shows the new
   // index as DynamoDB's does: CREATING, with the table UPDATING.
-  description->schema.status = created.empty() ? "ACTIVE" : "UPDATING";
+  description->schema.status = created.empty() && created_vector.empty() ? "ACTIVE" : "UPDATING";
   for (auto& index : description->schema.global_indexes) {
     if (std::find(created.begin(), created.end(), index.name) != created.end()) {
+      index.status = "CREATING";
+      index.backfilling = false;
+    }
+  }
+  for (auto& index : description->schema.vector_indexes) {
+    if (std::find(created_vector.begin(), created_vector.end(), index.name) != created_vector.end()) {
       index.status = "CREATING";
       index.backfilling = false;
     }

@@ -9,10 +9,6 @@
 namespace ddb::api {
 namespace {
 
-ApiError Invalid(const std::string& detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + detail);
-}
-
 bool OnDemand(const engine::TableSchema& table) { return table.billing_mode == "PAY_PER_REQUEST"; }
 
 // What a message calls the target: "table" or "index gsi1".
@@ -35,7 +31,7 @@ ApiResult<WarmRequest> ReadWarm(const rapidjson::Value& json, const Target& targ
   WarmRequest warm{r.Long("ReadUnitsPerSecond"), r.Long("WriteUnitsPerSecond")};
   if (r.failed()) return r.error();
   if (!warm.read && !warm.write) {
-    return Invalid("WarmThroughput must have at least one of ReadUnitsPerSecond or "
+    return ApiError::InvalidParameters("WarmThroughput must have at least one of ReadUnitsPerSecond or "
                    "WriteUnitsPerSecond specified for " + std::string(target.kind) + ": " +
                    std::string(target.name));
   }
@@ -69,7 +65,7 @@ ApiResult<bool> SetWarm(const WarmRequest& request, engine::WarmThroughput& warm
                                 "WriteUnitsPerSecond", floor_reason_write}}) {
     if (!side.requested) continue;
     if (*side.requested < side.floor) {
-      return Invalid("Requested " + std::string(side.member) + " for WarmThroughput for " +
+      return ApiError::InvalidParameters("Requested " + std::string(side.member) + " for WarmThroughput for " +
                      target.Phrase() + " is lower than " + std::string(side.reason));
     }
     if (*side.requested > kTableMaxCapacityUnits) {
@@ -146,11 +142,11 @@ ApiResult<bool> SetOnDemand(const rapidjson::Value& json, bool on_demand, bool c
   for (const Side& side : sides) {
     if (!side.requested) continue;
     if (!on_demand) {
-      return Invalid(std::string(side.member) + " for OnDemandThroughput cannot be specified when " +
+      return ApiError::InvalidParameters(std::string(side.member) + " for OnDemandThroughput cannot be specified when " +
                      (create ? "table BillingMode is PROVISIONED." : "the table BillingMode is PROVISIONED"));
     }
     if (*side.requested == 0 || *side.requested < -1) {
-      return Invalid("Requested " + std::string(side.member) + " for OnDemandThroughput for " +
+      return ApiError::InvalidParameters("Requested " + std::string(side.member) + " for OnDemandThroughput for " +
                      target.Phrase() + " is outside of valid range");
     }
     if (*side.requested > kTableMaxCapacityUnits) {

@@ -96,6 +96,11 @@ void WriteCanonical(JsonWriter& w, const rapidjson::Value& value) {
   }
 }
 
+// The start of DynamoDB's text for an empty string or binary key value.
+constexpr std::string_view kEmptyKeyValue =
+    "One or more parameter values are not valid. The AttributeValue for a key attribute cannot "
+    "contain an empty";
+
 // Checks each action's key against its table, one action per item and the
 // 4 MB limit; sets each action's key. Returns the tables' schemas.
 ApiResult<Schemas> CheckActions(Context& ctx, std::vector<TransactAction>& actions) {
@@ -114,7 +119,17 @@ ApiResult<Schemas> CheckActions(Context& ctx, std::vector<TransactAction>& actio
     bool whole_item = action.op == ItemOp::kPut || action.op == ItemOp::kInsert;
     engine::Status valid = whole_item ? engine::ValidateItemKey(*schema, req.attributes)
                                       : engine::ValidateKey(*schema, req.attributes);
-    if (!valid.ok()) return CancelOnValidation(actions.size(), &action - actions.data(), valid);
+    if (!valid.ok()) {
+      // An empty string or binary key fails the whole request (captured);
+      // other key errors cancel the transaction.
+      if (valid.message().starts_with(kEmptyKeyValue)) return ApiError::Validation(valid.message());
+      return CancelOnValidation(actions.size(), &action - actions.data(), valid);
+    }
+    // So does a Put over the item size limit (captured); an Update over it
+    // cancels, as its size is known only once applied.
+    if (action.op == ItemOp::kPut && engine::ItemSize(req.attributes) > engine::kMaxItemBytes) {
+      return ApiError::Validation("Item size has exceeded the maximum allowed size");
+    }
     action.key = whole_item ? engine::ExtractKey(*schema, req.attributes) : req.attributes;
     if (!seen.insert(engine::ItemKey(schema->table_id, *schema, action.key)).second) {
       return ApiError::Validation(

@@ -6,6 +6,7 @@
 import {ddb} from './api.js';
 import {now, status} from './clock.js';
 import {openEditor} from './editor.js';
+import {vectorSearchPanel} from './vectors.js';
 import {cellText, field, formatDuration, h, keyOf, onLeave, select} from './util.js';
 
 const kMaxColumns = 16;
@@ -278,7 +279,7 @@ export async function itemsView(root, table) {
       h('button', {onclick: actions.r}, 'Refresh'),
       h('span', {class: 'hint'}, 'Keys: n new item · r refresh · [ ] previous / next page · / query fields · ' +
                                  'Enter opens the focused row')),
-    results, pager);
+    results, pager, vectorSearchPanel(table));
   expiryTick = watchExpiry(state, results, reload);
   const shortcuts = (event) => keyboardShortcut(event, actions);
   document.addEventListener('keydown', shortcuts);

@@ -13,6 +13,13 @@ function indexText(index, definitions) {
            `${projection}; ${index.ItemCount ?? 0} items`);
 }
 
+function vectorIndexText(index) {
+  const filters = (index.SearchSchema ?? []).map((e) => `${e.AttributeName} ${e.SearchSchemaElementType}`);
+  return h('li', {}, h('strong', {}, `vector ${index.IndexName}`),
+           ` ${index.VectorAttribute.AttributeName}, ${index.Dimensions} dimensions, ${index.DistanceFunction}` +
+           `${filters.length ? ` (${filters.join(', ')})` : ''}; ${index.ItemCount ?? 0} items`);
+}
+
 function billingText(table) {
   if (table.BillingModeSummary?.BillingMode === 'PAY_PER_REQUEST') return 'on demand';
   const t = table.ProvisionedThroughput;
@@ -38,9 +45,10 @@ function tableRow(table, refresh) {
     h('td', {class: 'num'}, table.ItemCount),
     h('td', {class: 'num'}, formatBytes(table.TableSizeBytes)),
     h('td', {}, keySchemaText(table.KeySchema, table.AttributeDefinitions)),
-    h('td', {}, indexes.length ? h('ul', {class: 'plain'},
+    h('td', {}, indexes.length || table.VectorIndexes ? h('ul', {class: 'plain'},
         indexes.map((i) => indexText({...i, IndexName: `${i.kind} ${i.IndexName}`},
-                                     table.AttributeDefinitions))) : '—'),
+                                     table.AttributeDefinitions)),
+        (table.VectorIndexes ?? []).map(vectorIndexText)) : '—'),
     h('td', {}, billingText(table)),
     h('td', {}, table.ttlAttribute ?? '—'),
     h('td', {}, table.StreamSpecification?.StreamEnabled ? table.StreamSpecification.StreamViewType : '—'),

@@ -66,6 +66,20 @@ Value IndexesInput(const Value& indexes, bool provisioned, Allocator& a) {
   return list;
 }
 
+// The request form of VectorIndexes.
+Value VectorIndexesInput(const Value& indexes, Allocator& a) {
+  Value list(rapidjson::kArrayType);
+  for (const Value& index : indexes.GetArray()) {
+    Value entry(rapidjson::kObjectType);
+    for (const char* name : {"IndexName", "VectorAttribute", "Dimensions", "DistanceFunction",
+                             "Projection", "SearchSchema"}) {
+      CopyMember(entry, index, name, a);
+    }
+    list.PushBack(entry, a);
+  }
+  return list;
+}
+
 void AddStreamAndSse(Value& input, const Value& table, Allocator& a) {
   if (const Value* stream = Member(table, "StreamSpecification")) {
     const Value* enabled = Member(*stream, "StreamEnabled");
@@ -140,6 +154,9 @@ ApiResult<std::string> CreateTableInputFromDescription(std::string_view describe
   }
   if (const Value* gsis = Member(*table, "GlobalSecondaryIndexes"); gsis && gsis->IsArray()) {
     input.AddMember("GlobalSecondaryIndexes", IndexesInput(*gsis, provisioned, a), a);
+  }
+  if (const Value* vectors = Member(*table, "VectorIndexes"); vectors && vectors->IsArray()) {
+    input.AddMember("VectorIndexes", VectorIndexesInput(*vectors, a), a);
   }
   AddStreamAndSse(input, *table, a);
   AddTableSettings(input, *table, tags_body, a);

@@ -81,6 +81,31 @@ struct IndexSchema {
   bool backfilling = false;
 };
 
+// Vector indexes (DynamoDB's vector search): nearest-neighbour search over a
+// List-of-Number attribute, stored as 32-bit floats. Do not reorder: persisted.
+enum class DistanceFunction : uint8_t { kCosine, kEuclidean, kDotProduct };
+enum class SearchSchemaType : uint8_t { kHash, kInlineFilter };
+
+// An attribute a search may filter on with `=`: the HASH one (required in
+// every search condition when present) and INLINE_FILTER ones.
+struct SearchSchemaElement {
+  std::string name;
+  SearchSchemaType type = SearchSchemaType::kHash;
+  ScalarType scalar_type = ScalarType::kS;  // from the attribute definitions
+};
+
+struct VectorIndexSchema {
+  std::string name;
+  uint32_t index_id = 0;  // shares the table's index id counter
+  std::string vector_attribute;
+  uint32_t dimensions = 0;
+  DistanceFunction distance = DistanceFunction::kCosine;
+  Projection projection;
+  std::vector<SearchSchemaElement> search_schema;
+  std::string status = "ACTIVE";  // IndexStatus
+  bool backfilling = false;
+};
+
 struct StreamSpecification {
   bool enabled = false;
   std::string view_type;  // StreamViewType
@@ -117,6 +142,7 @@ struct TableSchema {
   WarmThroughput warm;
   std::vector<IndexSchema> global_indexes;
   std::vector<IndexSchema> local_indexes;
+  std::vector<VectorIndexSchema> vector_indexes;
   uint32_t next_index_id = 1;
   StreamSpecification stream;
   SseDescription sse;

@@ -196,8 +196,30 @@ void Fields(V& v, WarmThroughput& t) {
   v.Field(t.write_units_per_second);
 }
 
+template <class V>
+void Fields(V& v, SearchSchemaElement& e) {
+  v.Field(e.name);
+  v.Field(e.type);
+  v.Field(e.scalar_type);
+}
+
+template <class V>
+void Fields(V& v, VectorIndexSchema& index) {
+  v.Field(index.name);
+  v.Field(index.index_id);
+  v.Field(index.vector_attribute);
+  v.Field(index.dimensions);
+  v.Field(index.distance);
+  v.Field(index.projection.type);
+  v.Field(index.projection.non_key_attributes);
+  v.Field(index.search_schema);
+  v.Field(index.status);
+  v.Field(index.backfilling);
+}
+
 // Appended in version 3: on-demand maximums and warm throughput, the table's
-// and then each global index's, in the order version 1 stored the indexes.
+// and then each global index's, in the order version 1 stored the indexes;
+// then the vector indexes.
 template <class V>
 void FieldsSinceVersion3(V& v, TableSchema& s) {
   Fields(v, s.on_demand);
@@ -206,6 +228,7 @@ void FieldsSinceVersion3(V& v, TableSchema& s) {
     Fields(v, index.on_demand);
     Fields(v, index.warm);
   }
+  v.Field(s.vector_indexes);
 }
 
 // The envelope every versioned catalog value shares: the format version,

@@ -46,6 +46,8 @@
 #include "engine/transactions.h"
 #include "engine/ttl_schedule.h"
 #include "engine/ttl_sweeper.h"
+#include "engine/vector_search.h"
+#include "engine/vector_store.h"
 
 namespace ddb::engine {
 
@@ -141,6 +143,15 @@ class Database {
   // counting up; settings stay). Writes in flight finish first.
   Status Reset();
 
+  // --- Vector search (vector_search.cc) -----------------------------------
+  // The `query.top_k` items nearest `query.vector` in a vector index, best
+  // first, among those whose search schema attributes equal `query.equals`.
+  // kNotFound for a missing table; kInvalidArgument with DynamoDB's text
+  // for an unknown or backfilling index, a vector of the wrong dimension, or
+  // a condition the index's search schema does not allow.
+  Result<std::vector<VectorHit>> SearchVectors(std::string_view ns, std::string_view table,
+                                               const VectorQuery& query);
+
   // --- Settings (settings.h) ----------------------------------------------
   Status PutSetting(std::string_view key, std::string_view value);
   Status DeleteSetting(std::string_view key);
@@ -157,6 +168,13 @@ class Database {
   Status AttachStreams();
   // Creates the entries of `index` for every item of the table (UpdateTable).
   Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index)
+      REQUIRES(state.write_mu);
+  // The same for a new vector index.
+  Status BackfillVectorIndex(TableState& state, const VectorIndexSchema& index)
+      REQUIRES(state.write_mu);
+  // The rows of a vector index, read from its entries.
+  Result<std::shared_ptr<VectorStoreHandle>> LoadVectorStore(TableState& state,
+                                                             const VectorIndexSchema& index)
       REQUIRES(state.write_mu);
 
   const Clock& clock_;

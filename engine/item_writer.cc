@@ -23,6 +23,17 @@ void PendingStats::CommitTo(TableState& state) const {
   state.stats = table;
   for (const auto& [id, stats] : indexes) state.index_stats[id] = stats;
   if (next_sequence != 0 && state.stream) state.stream->next_sequence = next_sequence;
+  for (const VectorChange& change : vectors) {
+    auto loaded = state.vector_stores.find(change.index_id);
+    if (loaded == state.vector_stores.end()) continue;  // built from the entries when searched
+    VectorStoreHandle& handle = *loaded->second;
+    WriterLock lock(handle.mu);
+    if (change.row) {
+      handle.store.Upsert(change.item_key, *change.row);
+    } else {
+      handle.store.Remove(change.item_key);
+    }
+  }
 }
 
 ItemWriter::ItemWriter(Store& store, TtlSchedule& ttl, StreamLog& streams)
@@ -94,6 +105,7 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
   DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, new_ptr,
                                         new_ptr && mutation.by_update_expression, batch,
                                         pending));
+  DDB_RETURN_IF_ERROR(WriteVectorEntries(state, schema, item_key, old_ptr, new_ptr, batch, pending));
   pending.earliest_expiry = std::min(
       pending.earliest_expiry, TtlSchedule::WriteEntries(schema, item_key, old_ptr, new_ptr, batch));
   AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl, batch,
@@ -138,6 +150,35 @@ Status ItemWriter::WriteIndexEntries(TableState& state, const TableSchema& schem
       stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
       batch.Put(Family::kIndexes, *new_key, EncodeItem(projected));
     }
+  }
+  return Status::Ok();
+}
+
+Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& schema,
+                                      const std::string& item_key, const Item* old_item,
+                                      const Item* new_item, Store::Batch& batch,
+                                      PendingStats& pending) {
+  if (schema.vector_indexes.empty()) return Status::Ok();
+  if (new_item) DDB_RETURN_IF_ERROR(ValidateVectorAttributes(schema, *new_item));
+  for (const VectorIndexSchema& index : schema.vector_indexes) {
+    auto old_row = old_item ? VectorRowOf(index, *old_item) : std::nullopt;
+    auto new_row = new_item ? VectorRowOf(index, *new_item) : std::nullopt;
+    if (!old_row && !new_row) continue;
+    auto [it, fresh] = pending.indexes.try_emplace(index.index_id);
+    if (fresh) it->second = state.index_stats[index.index_id];
+    TableStats& stats = it->second;
+    std::string entry_key = VectorEntryKey(state.table_id, index, item_key);
+    if (old_row) {
+      stats.item_count -= 1;
+      stats.size_bytes -= VectorEntrySize(index, *old_item);
+      if (!new_row) batch.Delete(Family::kIndexes, entry_key);
+    }
+    if (new_row) {
+      stats.item_count += 1;
+      stats.size_bytes += VectorEntrySize(index, *new_item);
+      batch.Put(Family::kIndexes, entry_key, EncodeVectorRow(*new_row));
+    }
+    pending.vectors.push_back({index.index_id, item_key, std::move(new_row)});
   }
   return Status::Ok();
 }

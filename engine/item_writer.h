@@ -22,6 +22,7 @@
 #include "engine/table_state.h"
 #include "engine/thread_annotations.h"
 #include "engine/ttl_schedule.h"
+#include "engine/vector_index.h"
 
 namespace ddb::engine {
 
@@ -42,6 +43,13 @@ struct PendingStats {
   uint64_t next_sequence = 0;
   // The earliest TTL expiry the batch schedules (INT64_MAX: none).
   int64_t earliest_expiry = INT64_MAX;
+  // Rows the batch adds to (row set) or removes from vector indexes.
+  struct VectorChange {
+    uint32_t index_id;
+    std::string item_key;
+    std::optional<VectorRow> row;
+  };
+  std::vector<VectorChange> vectors;
 };
 
 class ItemWriter {
@@ -76,6 +84,11 @@ class ItemWriter {
   Status WriteIndexEntries(TableState& state, const TableSchema& schema, const Item* old_item,
                            const Item* new_item, bool by_update_expression, Store::Batch& batch,
                            PendingStats& pending) REQUIRES(state.write_mu);
+  // The same for the table's vector indexes.
+  Status WriteVectorEntries(TableState& state, const TableSchema& schema,
+                            const std::string& item_key, const Item* old_item,
+                            const Item* new_item, Store::Batch& batch, PendingStats& pending)
+      REQUIRES(state.write_mu);
   void AppendStreamRecord(TableState& state, const TableSchema& schema, const Item* old_item,
                           const Item* new_item, bool by_ttl, Store::Batch& batch,
                           PendingStats& pending) REQUIRES(state.write_mu);

@@ -80,6 +80,11 @@ std::string ItemKey(uint64_t table_id, const TableSchema& schema, const Item& ke
   return out;
 }
 
+std::string_view KeyValuesOf(std::string_view item_key) {
+  constexpr size_t kTableIdAndHash = 16;
+  return item_key.size() < kTableIdAndHash ? item_key : item_key.substr(kTableIdAndHash);
+}
+
 std::string PrefixSuccessor(std::string prefix) {
   while (!prefix.empty()) {
     auto& last = reinterpret_cast<unsigned char&>(prefix.back());

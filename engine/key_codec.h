@@ -52,4 +52,9 @@ std::string ItemKey(uint64_t table_id, const TableSchema& schema, const Item& ke
 // (the exclusive upper bound of a prefix scan). Empty if there is none.
 std::string PrefixSuccessor(std::string prefix);
 
+// The part of an item key (ItemKey) after its table id and partition hash:
+// the key values themselves, so comparing these parts bytewise orders items
+// by partition key, then sort key.
+std::string_view KeyValuesOf(std::string_view item_key);
+
 }  // namespace ddb::engine

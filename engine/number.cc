@@ -151,7 +151,22 @@ Result<Number> Number::Parse(std::string_view text) {
     if (exponent_negative) exponent = -exponent;
   }
 
-  if (first_nonzero < 0) return Zero();
+  // DynamoDB reads number text as a Java BigDecimal does: an exponent or a
+  // scale beyond 32 bits is no number at all, and a zero keeps the exponent
+  // its text gives it (0e126 is out of range, as 1e126 is). Inferred from
+  // BigDecimal's rules, not captured.
+  constexpr int64_t kIntMax = 2147483647, kIntMin = -2147483648LL;
+  const int64_t fraction_digits = digit_count - integer_digits;
+  if (exponent > kIntMax || exponent < kIntMin || fraction_digits - exponent > kIntMax ||
+      fraction_digits - exponent < kIntMin) {
+    return NotANumber(text);
+  }
+  if (first_nonzero < 0) {
+    const int64_t zero_exponent = exponent - fraction_digits;
+    if (zero_exponent > kMaxExponent) return Overflow();
+    if (zero_exponent < kMinExponent) return Underflow();
+    return Zero();
+  }
   // The first non-zero digit has place value 10^(integer_digits - 1 - index).
   const int64_t adjusted = integer_digits - 1 - first_nonzero + exponent;
   if (adjusted > kMaxExponent) return Overflow();

@@ -62,8 +62,10 @@ class Number {
   // empty) for text of another shape ("", ".", "1e", "0x10", "NaN", " 1");
   // kOverflowMessage for a magnitude above the range; kUnderflowMessage for a
   // non-zero magnitude below 1E-130; kTooManyDigitsMessage for more than 38
-  // significant digits. Any zero ("-0.0", "0e999999999999999") is zero. Huge
-  // exponent text ("1e999999999999") is range-checked without int overflow.
+  // significant digits. As Java's BigDecimal reads text (DynamoDB's reading,
+  // inferred): an exponent outside 32 bits ("1e99999999999") is not a number,
+  // and a zero's exponent counts ("0e126" overflows, "0.0e-130" underflows;
+  // "-0.0" is zero).
   static Result<Number> Parse(std::string_view text);
 
   // Returns zero.

@@ -37,6 +37,9 @@ std::set<std::string> KeyAttributeNames(const TableSchema& schema) {
   };
   use(schema.key);
   for (const IndexSchema* index : AllIndexes(schema)) use(index->key);
+  for (const VectorIndexSchema& index : schema.vector_indexes) {
+    for (const SearchSchemaElement& element : index.search_schema) names.insert(element.name);
+  }
   return names;
 }
 

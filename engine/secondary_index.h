@@ -64,7 +64,9 @@ bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::str
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
 
-// The names of every key attribute of the table and its indexes.
+// The names of every attribute the attribute definitions declare: the key
+// attributes of the table and its indexes, and the search schema
+// attributes of its vector indexes.
 std::set<std::string> KeyAttributeNames(const TableSchema& schema);
 
 // The index's key attribute names: partition ones, then sort ones.

@@ -10,6 +10,7 @@
 #include "engine/key_codec.h"
 #include "engine/secondary_index.h"
 #include "engine/table_items.h"
+#include "engine/vector_index.h"
 
 namespace ddb::engine {
 
@@ -34,7 +35,14 @@ Result<TableDescription> Database::UpdateTable(
       created.push_back(&index);
     }
   }
-  if (!created.empty()) {
+  std::vector<VectorIndexSchema*> created_vector;
+  for (auto& index : schema.vector_indexes) {
+    if (index.index_id == 0) {
+      index.index_id = schema.next_index_id++;
+      created_vector.push_back(&index);
+    }
+  }
+  if (!created.empty() || !created_vector.empty()) {
     // Persist the advanced id counter first: entries a crash leaves behind
     // belong to an id that is never used again.
     TableSchema reserved = *old_schema;
@@ -44,6 +52,9 @@ Result<TableDescription> Database::UpdateTable(
     state.set_schema(std::make_shared<const TableSchema>(reserved));
     for (IndexSchema* index : created) {
       DDB_RETURN_IF_ERROR(Backfill(state, schema, *index));
+    }
+    for (VectorIndexSchema* index : created_vector) {
+      DDB_RETURN_IF_ERROR(BackfillVectorIndex(state, *index));
     }
   }
   if (schema.ttl_attribute != old_schema->ttl_attribute) {
@@ -61,6 +72,14 @@ Result<TableDescription> Database::UpdateTable(
     batch.DeleteRange(Family::kIndexes, prefix, PrefixSuccessor(prefix));
     batch.Delete(Family::kCatalog, catalog_keys::IndexStats(state.table_id, old_index->index_id));
     index_stats.erase(old_index->index_id);
+  }
+  for (const VectorIndexSchema& old_index : old_schema->vector_indexes) {
+    if (FindVectorIndex(schema, old_index.name) != nullptr) continue;
+    std::string prefix = IndexPrefix(state.table_id, old_index.index_id);
+    batch.DeleteRange(Family::kIndexes, prefix, PrefixSuccessor(prefix));
+    batch.Delete(Family::kCatalog, catalog_keys::IndexStats(state.table_id, old_index.index_id));
+    index_stats.erase(old_index.index_id);
+    state.vector_stores.erase(old_index.index_id);
   }
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
@@ -94,6 +113,36 @@ Status Database::Backfill(TableState& state, const TableSchema& schema,
         stats.item_count += 1;
         stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
         batch.Put(Family::kIndexes, *key, EncodeItem(projected));
+        return Status::Ok();
+      }));
+  batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index.index_id),
+             EncodeTableStats(stats));
+  DDB_RETURN_IF_ERROR(store_->Write(*batch));
+  state.index_stats[index.index_id] = stats;
+  return Status::Ok();
+}
+
+}  // namespace ddb::engine
+
+namespace ddb::engine {
+
+Status Database::BackfillVectorIndex(TableState& state, const VectorIndexSchema& index) {
+  TableStats stats;
+  auto batch = std::make_unique<Store::Batch>(*store_);
+  DDB_RETURN_IF_ERROR(ForEachTableItem(
+      *store_, state.table_id, batch,
+      [&](std::string_view item_key, const Item& item, Store::Batch& batch) {
+        // As for a GSI, items whose vector does not fit the new index stay
+        // out of it.
+        TableSchema only;
+        only.vector_indexes = {index};
+        if (!ValidateVectorAttributes(only, item).ok()) return Status::Ok();
+        auto row = VectorRowOf(index, item);
+        if (!row) return Status::Ok();
+        stats.item_count += 1;
+        stats.size_bytes += VectorEntrySize(index, item);
+        batch.Put(Family::kIndexes, VectorEntryKey(state.table_id, index, item_key),
+                  EncodeVectorRow(*row));
         return Status::Ok();
       }));
   batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index.index_id),

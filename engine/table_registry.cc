@@ -62,6 +62,11 @@ Status TableRegistry::Load() {
       if (!loaded.ok()) return loaded.status();
       index_stats[index->index_id] = *loaded;
     }
+    for (const VectorIndexSchema& index : schema->vector_indexes) {
+      auto loaded = LoadStats(store_, catalog_keys::IndexStats(schema->table_id, index.index_id));
+      if (!loaded.ok()) return loaded.status();
+      index_stats[index.index_id] = *loaded;
+    }
     auto state = std::make_shared<TableState>(
         std::string(qualified.substr(0, sep)),
         std::make_shared<const TableSchema>(std::move(*schema)), *stats);
@@ -157,6 +162,7 @@ Result<TableDescription> TableRegistry::Create(std::string_view ns, TableSchema 
   for (auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
     for (auto& index : *indexes) index.index_id = schema.next_index_id++;
   }
+  for (auto& index : schema.vector_indexes) index.index_id = schema.next_index_id++;
   if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;
 
   Store::Batch batch(store_);

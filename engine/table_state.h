@@ -18,6 +18,7 @@
 #include "engine/status.h"
 #include "engine/stream.h"
 #include "engine/thread_annotations.h"
+#include "engine/vector_store.h"
 
 namespace ddb::engine {
 
@@ -62,6 +63,9 @@ struct TableState {
   std::set<std::string> claimed GUARDED_BY(write_mu);
   // The table's enabled stream, or null.
   std::shared_ptr<StreamState> stream GUARDED_BY(write_mu);
+  // Vector indexes' rows in memory, by index_id: loaded when first searched
+  // (Database::SearchVectors), then kept in step by every write.
+  std::map<uint32_t, std::shared_ptr<VectorStoreHandle>> vector_stores GUARDED_BY(write_mu);
 };
 
 // Holds the write_mu of several tables, taken in table-id order so that two

@@ -160,7 +160,21 @@ std::optional<Condition> Parser::ParsePredicate(int depth) {
     if (!inner || !Expect(Kind::kRightParen)) return std::nullopt;
     return inner;
   }
-  if (StartsFunction() && Lower(Peek().text) != "size") return ParseFunctionCondition(depth);
+  if (StartsFunction() && Lower(Peek().text) != "size") {
+    auto call = ParseFunctionCondition(depth);
+    if (!call) return std::nullopt;
+    // `attribute_exists(a) = true`: the condition's truth compared with a
+    // boolean literal, which DynamoDB parses.
+    bool equal = Peek().kind == Kind::kEq;
+    if ((equal || Peek().kind == Kind::kNe) && Peek(1).kind == Kind::kIdentifier) {
+      std::string word = Lower(Peek(1).text);
+      if (word == "true" || word == "false") {
+        Skip(2);
+        return equal == (word == "true") ? std::move(*call) : Negate(std::move(*call));
+      }
+    }
+    return call;
+  }
   auto left = ParseOperand(depth);
   if (!left) return std::nullopt;
   return ParseComparison(std::move(*left), depth);

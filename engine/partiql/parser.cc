@@ -113,6 +113,11 @@ std::optional<std::string> Parser::ParseTableName(bool target_of_write) {
     return std::nullopt;
   }
   Skip();
+  // "" names nothing: refused before any table is looked up (captured).
+  if (token.value.empty()) {
+    Fail(Status::InvalidArgument("Path component cannot be an empty string"));
+    return std::nullopt;
+  }
   return token.value;
 }
 

@@ -146,6 +146,40 @@ test('query an index; the editor opens the whole item, not the projection', asyn
   await page.getByRole('button', {name: 'Cancel'}).click();
 });
 
+test('the tables view lists a vector index; the items view searches it', async () => {
+  await client.ddb('CreateTable', {
+    TableName: 'docs', BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{AttributeName: 'id', KeyType: 'HASH'}],
+    AttributeDefinitions: [{AttributeName: 'id', AttributeType: 'S'},
+                           {AttributeName: 'tenant', AttributeType: 'S'}],
+    VectorIndexes: [{IndexName: 'by-meaning', VectorAttribute: {AttributeName: 'emb'}, Dimensions: 2,
+                     DistanceFunction: 'EUCLIDEAN', Projection: {ProjectionType: 'ALL'},
+                     SearchSchema: [{AttributeName: 'tenant', SearchSchemaElementType: 'HASH'}]}]});
+  const put = (id, tenant, emb) => client.ddb('PutItem', {TableName: 'docs', Item: {
+    id: {S: id}, tenant: {S: tenant}, title: {S: `title ${id}`}, emb: {L: emb.map((x) => ({N: String(x)}))}}});
+  await put('near', 'acme', [1, 1]);
+  await put('far', 'acme', [4, 6]);
+  await put('other', 'zeta', [1, 1]);
+  await page.goto(`${server.url}/`);
+  await page.locator('table.tables tbody tr').filter({hasText: 'docs'})
+    .getByText('vector by-meaning').waitFor();
+  await openTable('docs');
+  await page.getByLabel('Query vector (JSON array)').fill('[1, 2]');
+  await page.getByLabel('tenant = (required)').fill('acme');
+  await page.getByRole('button', {name: 'Search'}).click();
+  const rows = page.locator('table.vector-results tbody tr');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 2);
+  assert.match(await rows.nth(0).innerText(), /^1\s.*near/s);
+  assert.match(await rows.nth(1).innerText(), /^5\s.*far/s);
+  // A bad vector is DynamoDB's error, shown in the panel.
+  await page.getByLabel('Query vector (JSON array)').fill('[1, 2, 3]');
+  await page.getByRole('button', {name: 'Search'}).click();
+  await page.getByText('ValidationException: Input search vector dimension 3 does not match vector ' +
+                       'index dimension 2').waitFor();
+  await client.ddb('DeleteTable', {TableName: 'docs'});  // later tests count the tables
+});
+
 test('a table without a stream offers to turn it on, then shows its records', async () => {
   await openTable('pasted', '/stream');
   await page.getByRole('button', {name: 'Enable stream (new and old images)'}).click();

@@ -19,6 +19,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
 
 from .e2e_util import (
     ACCESS_KEY,
@@ -178,6 +181,24 @@ def run_server(*args, check_exit=True, env=None):
 def make_streams_client(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
     return make_session(access_key, secret_key, region).client(
         "dynamodbstreams", endpoint_url=url, config=client_config())
+
+
+def raw_streams(url, operation, payload):
+    """A signed DynamoDB Streams request (DynamoDBStreams_20120810.<operation>)
+    for members newer than the installed botocore (e.g. DescribeStream's
+    ShardFilter); returns (HTTP status, decoded JSON body)."""
+    body = json.dumps(payload).encode("utf-8")
+    request = AWSRequest(method="POST", url=url.rstrip("/") + "/", data=body, headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDBStreams_20120810." + operation})
+    SigV4Auth(Credentials(ACCESS_KEY, SECRET_KEY), "dynamodb", REGION).add_auth(request)
+    http_request = urllib.request.Request(url.rstrip("/") + "/", data=body,
+                                          headers=dict(request.headers.items()))
+    try:
+        with urllib.request.urlopen(http_request) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
 
 
 def admin(url, path, body=None, method=None):

@@ -170,7 +170,7 @@ def test_batch_get_101_keys_checked_before_table_lookup(dynamodb, tables, htbl):
 
 
 def test_batch_get_projection_per_table(dynamodb, htbl, rtbl):
-    # Each table has its own ProjectionExpression (with its own names) or AttributesToGet; items lacking every projected attribute come back as {}.
+    # Each table has its own ProjectionExpression (with its own names); items lacking every projected attribute come back as {}.
     a, b = key(), key()
     dynamodb.put_item(TableName=htbl, Item=avs({"pk": a, "name": "n", "size": 3, "m": {"x": 1, "y": 2}}))
     dynamodb.put_item(TableName=htbl, Item=avs({"pk": b, "other": True}))
@@ -179,10 +179,17 @@ def test_batch_get_projection_per_table(dynamodb, htbl, rtbl):
         htbl: {"Keys": [avs({"pk": a}), avs({"pk": b})],
                "ProjectionExpression": "#n, #s, m.y",
                "ExpressionAttributeNames": {"#n": "name", "#s": "size"}},
-        rtbl: {"Keys": [avs({"pk": a, "sk": 7})], "AttributesToGet": ["c1", "c3", "absent"]},
+        rtbl: {"Keys": [avs({"pk": a, "sk": 7})], "ProjectionExpression": "c1, c3, absent"},
     })
     got = [plain(i) for i in resp["Responses"][htbl]]
     assert sorted(got, key=len) == [{}, {"name": "n", "size": 3, "m": {"y": 2}}]
+    assert [plain(i) for i in resp["Responses"][rtbl]] == [{"c1": "one", "c3": 3}]
+    # AttributesToGet on every table is as good.
+    resp = dynamodb.batch_get_item(RequestItems={
+        htbl: {"Keys": [avs({"pk": a})], "AttributesToGet": ["size"]},
+        rtbl: {"Keys": [avs({"pk": a, "sk": 7})], "AttributesToGet": ["c1", "c3", "absent"]},
+    })
+    assert [plain(i) for i in resp["Responses"][htbl]] == [{"size": 3}]
     assert [plain(i) for i in resp["Responses"][rtbl]] == [{"c1": "one", "c3": 3}]
 
 
@@ -256,11 +263,56 @@ def test_batch_get_key_not_matching_schema(dynamodb, htbl, rtbl):
 
 
 def test_batch_get_empty_requests_rejected(dynamodb, htbl):
-    # Empty RequestItems or an empty Keys list: ValidationException.
-    with expect_error(VE):
+    # Empty RequestItems or an empty Keys list: ValidationException, the
+    # latter in the form DynamoDB answers over 100 keys in.
+    with expect_error(VE, exact("The requestItems parameter is required for BatchGetItem")):
         dynamodb.batch_get_item(RequestItems={})
-    with expect_error(VE, "greater than or equal to 1"):
+    with expect_error(VE, exact(
+            "1 validation error detected: Value at 'RequestItems.%s.member.Keys' failed to "
+            "satisfy constraint: Member must have length greater than or equal to 1" % htbl)):
         dynamodb.batch_get_item(RequestItems={htbl: {"Keys": []}})
+
+
+TABLE_NAME_KEYS = ("failed to satisfy constraint: Map keys must satisfy constraint: [Member must "
+                   "have length less than or equal to 255, Member must have length greater than "
+                   "or equal to 3, Member must satisfy regular expression pattern: "
+                   "[a-zA-Z0-9_.-]+]")
+
+
+@pytest.mark.parametrize("operation", ["BatchGetItem", "BatchWriteItem"])
+def test_batch_bad_table_name_among_the_keys(server_url, htbl, operation):
+    # A bad table name breaks the RequestItems map's key constraint, which
+    # DynamoDB states whole, echoing the map.
+    request = ({"Keys": [avs({"pk": "a"})]} if operation == "BatchGetItem"
+               else [{"PutRequest": {"Item": avs({"pk": "a"})}}])
+    status, body = raw_op(server_url, operation, {"RequestItems": {htbl: request, "a!": request}})
+    assert status == 400 and body["__type"].endswith(VE), body
+    assert body["message"] == ("1 validation error detected: Value '{a!=...}' at 'requestItems' "
+                               + TABLE_NAME_KEYS)
+
+
+def test_batch_write_unknown_return_item_collection_metrics(server_url, htbl):
+    status, body = raw_op(server_url, "BatchWriteItem", {
+        "RequestItems": {htbl: [{"PutRequest": {"Item": avs({"pk": "a"})}}]},
+        "ReturnConsumedCapacity": "BAD", "ReturnItemCollectionMetrics": "BAD"})
+    assert status == 400 and body["__type"].endswith(VE), body
+    assert body["message"] == (
+        "2 validation errors detected: Value 'BAD' at 'returnConsumedCapacity' failed to satisfy "
+        "constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value 'BAD' at "
+        "'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum "
+        "value set: [SIZE, NONE]")
+
+
+def test_batch_get_projection_and_attributes_to_get_across_tables_rejected(dynamodb, htbl, rtbl):
+    # One table with ProjectionExpression, another with AttributesToGet: the
+    # request mixes the two kinds of parameter.
+    with expect_error(VE, exact(
+            "Can not use both expression and non-expression parameters in the same request: "
+            "Non-expression parameters: {AttributesToGet} Expression parameters: "
+            "{ProjectionExpression}")):
+        dynamodb.batch_get_item(RequestItems={
+            htbl: {"Keys": [avs({"pk": key()})], "ProjectionExpression": "a"},
+            rtbl: {"Keys": [avs({"pk": key(), "sk": 1})], "AttributesToGet": ["a"]}})
 
 
 # ==========================================================================

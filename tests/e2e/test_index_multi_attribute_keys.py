@@ -150,3 +150,42 @@ def test_multi_attribute_gsi_type_mismatch(dynamodb, multi_items):
                           + MULTI_INDEX):
         put(dynamodb, multi_items, pk="bad", tnt="acme", ste="eu", yr="2024", mo=1, dd="01")
     assert "Item" not in dynamodb.get_item(TableName=multi_items, Key=avs({"pk": "bad"}))
+
+
+@pytest.mark.parametrize("conditions,message", [
+    ({"tnt": "acme", "ste": "eu"}, "Query key condition not supported"),
+    ({"tnt": "acme", "ste": "eu", "yr": 2024}, "Conditions can be of length 1 or 2 only"),
+], ids=["two", "three"])
+def test_multi_attribute_gsi_refuses_legacy_key_conditions(server_url, multi_items, conditions,
+                                                           message):
+    # The legacy KeyConditions name one partition and one sort attribute; a
+    # multi-attribute key is out of their reach, and the query is refused.
+    status, body = raw_op(server_url, "Query", {
+        "TableName": multi_items, "IndexName": MULTI_INDEX,
+        "KeyConditions": {name: {"ComparisonOperator": "EQ", "AttributeValueList": [v]}
+                          for name, v in avs(conditions).items()}})
+    assert status == 400 and body["__type"].endswith("ValidationException"), body
+    assert body["message"] == message
+
+
+def test_multi_attribute_gsi_reusing_table_keys_described_in_definition_order(dynamodb, tables,
+                                                                              server_url):
+    # A GSI key that reuses the table's key attributes is listed as defined,
+    # not with the table's attributes first.
+    name = unique_name("multi-reuse")
+    key_schema = [{"AttributeName": "a", "KeyType": "HASH"},
+                  {"AttributeName": "sk", "KeyType": "HASH"},
+                  {"AttributeName": "pk", "KeyType": "RANGE"},
+                  {"AttributeName": "b", "KeyType": "RANGE"}]
+    status, body = raw_op(server_url, "CreateTable", {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": defs(pk="S", sk="S", a="S", b="S"),
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "GlobalSecondaryIndexes": [{"IndexName": "reuse", "KeySchema": key_schema,
+                                    "Projection": {"ProjectionType": "ALL"}}]})
+    assert status == 200, body
+    tables.register(name)
+    wait_active(dynamodb, name)
+    (index,) = dynamodb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]
+    assert index["KeySchema"] == key_schema

@@ -1,7 +1,8 @@
 """Item and expression behaviours matched to DynamoDB's: updates that only
 remove on a missing item, attribute_type's operand, nested list_append, list
 indexes out of range, legacy NOT_CONTAINS on absent attributes, the same item
-twice in TransactGetItems, and table ARNs as TableName."""
+twice in TransactGetItems, table ARNs as TableName, and invalid attribute
+values answered alike on every surface that takes them."""
 
 import pytest
 
@@ -144,3 +145,81 @@ def test_table_arn_as_table_name(dynamodb, tbl):
     assert "Item" not in dynamodb.get_item(TableName=tbl, Key=k)
     with expect_error("ResourceNotFoundException"):
         dynamodb.get_item(TableName=arn + "-nope", Key=k)
+
+
+UNCONVERTIBLE = "The parameter cannot be converted to a numeric value"
+OVERFLOW = ("Number overflow. Attempting to store a number with magnitude larger than supported "
+            "range")
+UNDERFLOW = ("Number underflow. Attempting to store a number with magnitude smaller than "
+             "supported range")
+INVALID = "One or more parameter values were invalid: "
+
+INVALID_VALUES = [
+    ({"N": ""}, UNCONVERTIBLE),
+    ({"NS": ["1", ""]}, UNCONVERTIBLE),
+    ({"N": "1e99999999999"}, UNCONVERTIBLE + ": 1e99999999999"),
+    ({"N": "1e-99999999999999999999"}, UNCONVERTIBLE + ": 1e-99999999999999999999"),
+    ({"N": "1e126"}, OVERFLOW),
+    ({"N": "0e126"}, OVERFLOW),
+    ({"N": "1e-131"}, UNDERFLOW),
+    ({"N": "0.0e-130"}, UNDERFLOW),
+    ({"NS": ["1", "1.0"]}, INVALID + "Input collection contains duplicates"),
+    ({"SS": ["b", "a", "b"]}, INVALID + 'Input collection ["a", "b", "b"] contains duplicates.'),
+]
+INVALID_IDS = ["empty-n", "empty-ns-member", "exponent-64-bit", "exponent-beyond-64-bit",
+               "overflow", "zero-overflow", "underflow", "zero-underflow", "ns-duplicates",
+               "ss-duplicates"]
+
+
+@pytest.mark.parametrize("value,message", INVALID_VALUES, ids=INVALID_IDS)
+def test_invalid_values_answered_alike_everywhere(dynamodb, tbl, value, message):
+    # An item, a batch or transaction write and a PartiQL parameter get the
+    # same text; ExpressionAttributeValues wraps it with the placeholder.
+    item = {"pk": {"S": "bad"}, "v": value}
+    with expect_error(VE, exact(message)):
+        dynamodb.put_item(TableName=tbl, Item=item)
+    with expect_error(VE, exact(message)):
+        dynamodb.batch_write_item(RequestItems={tbl: [{"PutRequest": {"Item": item}}]})
+    with expect_error(VE, exact(message)):
+        dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": tbl, "Item": item}}])
+    with expect_error(VE, exact(message)):
+        dynamodb.execute_statement(Statement=f"INSERT INTO \"{tbl}\" VALUE {{'pk': 'bad', 'v': ?}}",
+                                   Parameters=[value])
+    with expect_error(VE, exact("ExpressionAttributeValues contains invalid value: " + message +
+                                " for key :v")):
+        dynamodb.update_item(TableName=tbl, Key={"pk": {"S": "bad"}}, UpdateExpression="SET v = :v",
+                             ExpressionAttributeValues={":v": value})
+    assert "Item" not in dynamodb.get_item(TableName=tbl, Key={"pk": {"S": "bad"}})
+
+
+def test_zero_with_exponent_in_range_is_zero(dynamodb, tbl):
+    dynamodb.put_item(TableName=tbl, Item={"pk": {"S": "zero"}, "v": {"N": "0.000e128"},
+                                           "w": {"N": "-0e-130"}})
+    got = dynamodb.get_item(TableName=tbl, Key={"pk": {"S": "zero"}})["Item"]
+    assert got["v"] == {"N": "0"} and got["w"] == {"N": "0"}
+
+
+NESTING = ("1 validation error detected: Nesting Levels have exceeded supported limits: "
+           "Attributes in the item have nested levels beyond supported limit")
+
+
+def test_nesting_beyond_32_levels_everywhere(dynamodb, tbl):
+    # DynamoDB's text carries its validation prefix in every region, is not
+    # wrapped as an invalid ExpressionAttributeValues entry, and comes before
+    # the condition (captured for UpdateItem, transactions).
+    deep = {"S": "leaf"}
+    for _ in range(32):
+        deep = {"M": {"n": deep}}
+    item = {"pk": {"S": "deep"}, "a": deep}
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.update_item(TableName=tbl, Key={"pk": {"S": "deep"}}, UpdateExpression="SET a = :v",
+                             ConditionExpression="attribute_exists(nope)",
+                             ExpressionAttributeValues={":v": deep})
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.put_item(TableName=tbl, Item=item)
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.batch_write_item(RequestItems={tbl: [{"PutRequest": {"Item": item}}]})
+    with expect_error(VE, exact(NESTING)):
+        dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": tbl, "Item": item}}])
+    # One level less is stored.
+    dynamodb.put_item(TableName=tbl, Item={"pk": {"S": "deep"}, "a": deep["M"]["n"]})

@@ -156,3 +156,9 @@ def test_multi_attribute_index_is_refused(dynamodb, tables):
         {"Statement": f"SELECT * FROM \"{name}\" WHERE id = 'i1'"}])["Responses"]
     assert responses[0]["Error"] == {"Code": "ValidationError", "Message": refused}
     assert responses[1]["Item"]["id"] == {"S": "i1"}
+    # The refusal comes before the rest of the statement is parsed: a
+    # COUNT(*), which PartiQL does not parse, gets it too.
+    with expect_error(VE, exact(refused)):
+        execute(dynamodb, f"SELECT COUNT(*) FROM \"{name}\".\"gsi\"")
+    with expect_error(VE, "^Unexpected path component"):
+        execute(dynamodb, f"SELECT COUNT(*) FROM \"{name}\"")

@@ -268,8 +268,11 @@ def test_statement_errors(dynamodb, rtbl):
         execute(dynamodb, "SELECT * FROM \"no-such-table\"")
     with expect_error("ResourceNotFoundException"):
         execute(dynamodb, "INSERT INTO \"no-such-table\" VALUE {'pk': 'a'}")
-    with expect_error(VE, "does not have the specified index"):
+    with expect_error(VE, exact("The table does not have the specified index")):
         execute(dynamodb, f"SELECT * FROM \"{rtbl}\".\"nope\"")
+    for empty in (f"\"{rtbl}\".\"\"", "\"\"", "\"\".\"x\""):
+        with expect_error(VE, exact("Path component cannot be an empty string")):
+            execute(dynamodb, f"SELECT * FROM {empty}")
     with expect_error(VE, "Member must have length greater than or equal to 1"):
         dynamodb.execute_statement(Statement=f"SELECT * FROM \"{rtbl}\"", Parameters=[])
     with expect_error(VE, "Member must have length less than or equal to 8192"):
@@ -314,6 +317,21 @@ def test_grammar_errors_as_dynamodb_words_them(dynamodb, rtbl):
     pk = key()
     execute(dynamodb, f"-- a note\nINSERT INTO {t} /* the item */ VALUE {{'pk': ?, 'sk': 1}}", pk)
     assert len(execute(dynamodb, f"SELECT * FROM {t} WHERE pk = ? -- done", pk)["Items"]) == 1
+
+
+def test_condition_function_compared_with_a_boolean(dynamodb, rtbl):
+    # `attribute_exists(a) = true` parses, as on DynamoDB: the function's
+    # truth compared with a boolean literal (= false and <> true negate it).
+    t = f"\"{rtbl}\""
+    pk = key()
+    execute(dynamodb, f"INSERT INTO {t} VALUE {{'pk': ?, 'sk': 1, 'a': 1}}", pk)
+    execute(dynamodb, f"INSERT INTO {t} VALUE {{'pk': ?, 'sk': 2}}", pk)
+    for condition, expected in [("attribute_exists(a) = true", ["1"]),
+                                ("attribute_exists(a) = FALSE", ["2"]),
+                                ("attribute_exists(a) <> true", ["2"]),
+                                ("attribute_not_exists(a) = true", ["2"])]:
+        found = execute(dynamodb, f"SELECT sk FROM {t} WHERE pk = ? AND {condition}", pk)
+        assert [i["sk"]["N"] for i in found["Items"]] == expected, condition
 
 
 def test_from_first_update_and_condition_functions(dynamodb, rtbl):

@@ -55,9 +55,14 @@ KEY_ERRORS = [
     ("begins_with(pk, :v)", {":v": "x"}, "Query key condition not supported"),
     ("pk BETWEEN :v AND :w", {":v": "a", ":w": "b"}, "Query key condition not supported"),
     ("pk = :v AND pk = :v", {":v": "x"},
-     "KeyConditionExpressions must only contain one condition per key"),
+     "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition "
+     "per key"),
     ("pk = :v AND sk > :v AND sk < :w", {":v": "a", ":w": "b"},
-     "KeyConditionExpressions must only contain one condition per key"),
+     "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition "
+     "per key"),
+    ("pk = :v AND sk = :v AND other1 = :v", {":v": "x"},
+     "The number of query conditions (3) exceeds the number of key attributes defined in the "
+     "schema (2)"),
     ("pk = :v OR sk = :v", {":v": "x"}, "Invalid operator used in KeyConditionExpression: OR"),
     ("pk = :v AND NOT sk = :v", {":v": "x"},
      "Invalid operator used in KeyConditionExpression: NOT"),

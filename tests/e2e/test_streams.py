@@ -13,6 +13,7 @@ from .server_util import (
     own_server_fixtures,
     advance_clock,
     make_streams_client,
+    raw_streams,
     read_stream,
     run_server,
     server_now,
@@ -338,7 +339,95 @@ def test_list_streams_pages(ddb, tables, streams):
     assert len(arns) == len(set(arns))
 
 
+def test_an_empty_shards_starting_sequence_number_is_a_valid_position(ddb, tables, streams):
+    # DynamoDB hands out a shard's StartingSequenceNumber before the shard
+    # holds any record; AT_ and AFTER_SEQUENCE_NUMBER accept it.
+    name, arn = stream_table(ddb, tables)
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]
+    start = shard["SequenceNumberRange"]["StartingSequenceNumber"]
+    at = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                    ShardIteratorType="AT_SEQUENCE_NUMBER",
+                                    SequenceNumber=start)["ShardIterator"]
+    streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                               ShardIteratorType="AFTER_SEQUENCE_NUMBER", SequenceNumber=start)
+    assert streams.get_records(ShardIterator=at)["Records"] == []
+    # The iterator taken on the empty shard sees the first record.
+    ddb.put_item(TableName=name, Item=item("a", 1))
+    records = streams.get_records(ShardIterator=at)["Records"]
+    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in records] == ["a"]
+    # One past the start is still outside an (otherwise) empty range.
+    name2, arn2 = stream_table(ddb, tables)
+    shard2 = streams.describe_stream(StreamArn=arn2)["StreamDescription"]["Shards"][0]
+    past = str(int(shard2["SequenceNumberRange"]["StartingSequenceNumber"]) + 1).zfill(21)
+    with expect_error("ValidationException", "is not in the range of shard"):
+        streams.get_shard_iterator(StreamArn=arn2, ShardId=shard2["ShardId"],
+                                   ShardIteratorType="AT_SEQUENCE_NUMBER", SequenceNumber=past)
+
+
+def test_malformed_exclusive_start_stream_arn(server):
+    status, body = raw_streams(server.url, "ListStreams", {"ExclusiveStartStreamArn": "x" * 40})
+    assert status == 400 and body["__type"].endswith("ValidationException")
+    assert body["message"] == "Invalid ExclusiveStartStreamArn"
+    status, body = raw_streams(server.url, "ListStreams", {"ExclusiveStartStreamArn": "x"})
+    assert status == 400
+    assert body["message"] == ("1 validation error detected: Value 'x' at 'exclusiveStartStreamArn' "
+                               "failed to satisfy constraint: Member must have length greater "
+                               "than or equal to 37")
+
+
+@pytest.mark.parametrize("shard_filter,message", [
+    ({"Type": "PARENT_SHARDS", "ShardId": "shardId-00000000000000000000-00000000"},
+     "1 validation error detected: Value 'PARENT_SHARDS' at 'shardFilter.type' failed to "
+     "satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]"),
+    ({"Type": "CHILD_SHARDS", "ShardId": "short"},
+     "1 validation error detected: Value 'short' at 'shardFilter.shardId' failed to satisfy "
+     "constraint: Member must have length greater than or equal to 28"),
+    ({"Type": "BAD", "ShardId": "x" * 66},
+     "2 validation errors detected: Value 'BAD' at 'shardFilter.type' failed to satisfy "
+     "constraint: Member must satisfy enum value set: [CHILD_SHARDS]; Value '" + "x" * 66 +
+     "' at 'shardFilter.shardId' failed to satisfy constraint: Member must have length less "
+     "than or equal to 65"),
+    ({"Type": "CHILD_SHARDS"}, "ShardFilter must specify both Type and ShardId"),
+])
+def test_shard_filter_validation(ddb, tables, server, shard_filter, message):
+    _, arn = stream_table(ddb, tables)
+    status, body = raw_streams(server.url, "DescribeStream",
+                               {"StreamArn": arn, "ShardFilter": shard_filter})
+    assert status == 400 and body["__type"].endswith("ValidationException"), body
+    assert body["message"] == message
+
+
 # --- Rollover and trimming (their own servers: they move the clock far) ----------
+
+def test_shard_filter_lists_a_shards_children():
+    with run_server("--in-memory", "--ttl-interval", "0", "--shard-rollover-seconds", "60") as srv:
+        ddb = srv.client()
+        ddb.create_table(TableName="filtered", BillingMode="PAY_PER_REQUEST",
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+        arn = ddb.describe_table(TableName="filtered")["Table"]["LatestStreamArn"]
+        for round_number in range(2):
+            ddb.put_item(TableName="filtered", Item={"pk": {"S": "r{}".format(round_number)}})
+            advance_clock(srv.url, 61)
+            sweep(srv.url)
+        status, body = raw_streams(srv.url, "DescribeStream", {"StreamArn": arn})
+        shards = body["StreamDescription"]["Shards"]
+        assert len(shards) == 3
+        for parent, child in zip(shards, shards[1:]):
+            status, body = raw_streams(srv.url, "DescribeStream", {
+                "StreamArn": arn,
+                "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": parent["ShardId"]}})
+            assert status == 200, body
+            assert body["StreamDescription"]["Shards"] == [child]
+            assert "LastEvaluatedShardId" not in body["StreamDescription"]
+        # The open shard has no children yet.
+        status, body = raw_streams(srv.url, "DescribeStream", {
+            "StreamArn": arn,
+            "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shards[-1]["ShardId"]}})
+        assert status == 200 and body["StreamDescription"]["Shards"] == []
+
+
 
 def test_shards_roll_over_into_children():
     with run_server("--in-memory", "--ttl-interval", "0", "--shard-rollover-seconds", "60") as srv:

@@ -397,3 +397,33 @@ def test_token_too_long_rejected(dynamodb, htbl):
     assert get(dynamodb, htbl, pk=k) is None
     dynamodb.transact_write_items(TransactItems=counter_txn(htbl, k), ClientRequestToken=k + "t" * (36 - len(k)))
     assert get(dynamodb, htbl, pk=k) == {"pk": k, "n": 1}
+
+
+EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue for a key attribute "
+             "cannot contain an empty string value. Key: pk")
+
+
+@pytest.mark.parametrize("action", [
+    pytest.param(lambda t: t_put(t, {"pk": ""}), id="put"),
+    pytest.param(lambda t: t_update(t, {"pk": ""}, "SET v = :v", {":v": 1}), id="update"),
+    pytest.param(lambda t: t_delete(t, {"pk": ""}), id="delete"),
+    pytest.param(lambda t: t_check(t, {"pk": ""}, "attribute_exists(pk)"), id="condition-check"),
+])
+def test_empty_key_fails_the_whole_request(dynamodb, htbl, action):
+    # An empty string key is a ValidationException for the whole request,
+    # not a cancellation reason (captured); nothing is written.
+    a = key()
+    with expect_error(VE, exact(EMPTY_KEY)):
+        dynamodb.transact_write_items(TransactItems=[t_put(htbl, {"pk": a}), action(htbl)])
+    assert get(dynamodb, htbl, pk=a) is None
+
+
+def test_put_over_400_kb_fails_the_whole_request(dynamodb, htbl):
+    # A Put over the item size limit is a ValidationException for the whole
+    # request (captured), whatever the other actions' conditions.
+    a, big = key(), key()
+    with expect_error(VE, exact("Item size has exceeded the maximum allowed size")):
+        dynamodb.transact_write_items(TransactItems=[
+            t_check(htbl, {"pk": a}, "attribute_exists(pk)"),
+            t_put(htbl, {"pk": big, "big": "x" * (400 * 1024)})])
+    assert get(dynamodb, htbl, pk=big) is None

@@ -89,3 +89,16 @@ def test_legacy_cannot_update_key(dynamodb, tbl):
                                 "This attribute is part of the key")):
         dynamodb.update_item(TableName=tbl, Key={"pk": {"S": key()}},
                              AttributeUpdates={"pk": {"Action": "PUT", "Value": {"S": "x"}}})
+
+
+def test_empty_attribute_updates_creates_the_key_only_item(items):
+    # An empty AttributeUpdates is no update at all: as an UpdateItem
+    # without updates, it creates the item with its key alone.
+    k = key()
+    got = legacy(items, k, {}, ReturnValues="ALL_NEW")
+    assert got == {"pk": k}
+    assert items.get(k) == {"pk": k}
+    # On an existing item it changes nothing.
+    k2 = items.put(a=1)
+    assert legacy(items, k2, {}, ReturnValues="ALL_NEW") == {"pk": k2, "a": 1}
+    assert legacy(items, k2, {}, ReturnValues="UPDATED_NEW") is None

@@ -7,7 +7,7 @@ back when asked)."""
 
 import pytest
 
-from .e2e_util import exact, expect_error, key, plain, raw_op
+from .e2e_util import avs, exact, expect_error, key, plain, raw_op
 from .update_item_util import CCF, VE
 from .update_item_util import items, tbl  # fixtures
 
@@ -128,6 +128,36 @@ def test_item_too_large_after_update(items):
     with expect_error(VE, "Item size to update has exceeded the maximum allowed size"):
         items.update(k, "SET b = :v", {":v": "y" * 200000})
     assert "b" not in items.get(k)
+
+
+TOO_LARGE_UPDATE = "Item size to update has exceeded the maximum allowed size"
+
+
+def test_update_size_is_judged_on_what_the_update_writes(dynamodb, tbl, items):
+    # DynamoDB counts an update's own actions against the 400 KB too (a cost
+    # of 3, and 19 per SET): an item PutItem takes at exactly 400 KB is too
+    # large when an update writes it, and 2 bytes less fits (captured model).
+    k = key()
+    value = "x" * (400 * 1024 - len("pk") - len(k) - len("big"))
+    dynamodb.put_item(TableName=tbl, Item=avs({"pk": k, "big": value}))
+    with expect_error(VE, exact(TOO_LARGE_UPDATE)):
+        items.update(key(), "SET big = :v", {":v": value})
+    fits = key()
+    items.update(fits, "SET big = :v", {":v": value[:-2]})
+    assert len(items.get(fits)["big"]) == len(value) - 2
+    with expect_error(VE, exact(TOO_LARGE_UPDATE)):
+        items.update(fits, "SET big = :v", {":v": value[:-1]})
+
+
+def test_update_size_is_judged_before_the_condition(items):
+    # An update too large is refused as such even when its condition is false.
+    k = items.put(a="x" * 300000)
+    with expect_error(VE, exact(TOO_LARGE_UPDATE)):
+        items.update(k, "SET b = :v", {":v": "y" * 200000},
+                     ConditionExpression="attribute_exists(nope)")
+    # A fitting update with a false condition is a failed condition.
+    with expect_error("ConditionalCheckFailedException"):
+        items.update(k, "SET b = :v", {":v": "y"}, ConditionExpression="attribute_exists(nope)")
 
 
 # --------------------------------------------------------------------------

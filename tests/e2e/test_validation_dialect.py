@@ -125,3 +125,62 @@ def test_three_key_schema_elements(dynamodb):
                        {"AttributeName": "x", "KeyType": "RANGE"}],
             AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"}
                                   for n in ("pk", "sk", "x")])
+
+
+RETURN_VALUES = ("Value 'BAD' at 'returnValues' failed to satisfy constraint: Member must satisfy "
+                 "enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
+CONSUMED = ("Value 'BAD' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
+            "satisfy enum value set: [INDEXES, TOTAL, NONE]")
+METRICS = ("Value 'BAD' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member "
+           "must satisfy enum value set: [SIZE, NONE]")
+EMPTY_NAME = ("Value '' at 'tableName' failed to satisfy constraint: Member must have length "
+              "greater than or equal to 1")
+
+
+@pytest.mark.parametrize("operation,extra,violations", [
+    ("PutItem", {"ReturnValues": "BAD", "ReturnConsumedCapacity": "BAD",
+                 "ReturnItemCollectionMetrics": "BAD"}, [RETURN_VALUES, CONSUMED, METRICS]),
+    ("PutItem", {"TableName": "", "ReturnValues": "BAD"}, [RETURN_VALUES, EMPTY_NAME]),
+    ("DeleteItem", {"ReturnValues": "BAD", "ReturnConsumedCapacity": "BAD"},
+     [RETURN_VALUES, CONSUMED]),
+    ("UpdateItem", {"ReturnValues": "BAD", "ReturnConsumedCapacity": "BAD"},
+     [CONSUMED, RETURN_VALUES]),
+], ids=["put-three-enums", "put-enum-and-name", "delete", "update"])
+def test_single_item_writes_report_every_violation_in_dynamodbs_order(
+        dynamodb, tables, server_url, operation, extra, violations):
+    # Every bad member is reported at once, in the order DynamoDB lists them
+    # (captured), which is not the same for each operation.
+    payload = {"TableName": tables(),
+               "Item" if operation == "PutItem" else "Key": {"pk": {"S": "a"}}}
+    payload.update(extra)
+    status, body = raw_op(server_url, operation, payload)
+    assert status == 400 and body["__type"].endswith("ValidationException"), body
+    count = len(violations)
+    header = "1 validation error detected: " if count == 1 else \
+        "%d validation errors detected: " % count
+    assert body["message"] == header + "; ".join(violations)
+
+
+def test_index_name_errors_of_gsis_and_lsis_are_reported_together(server_url):
+    # Both kinds of index are checked before either is reported, the GSIs'
+    # violations first.
+    def index(name, key):
+        return {"IndexName": name, "Projection": {"ProjectionType": "ALL"},
+                "KeySchema": [{"AttributeName": a, "KeyType": t} for a, t in key]}
+    status, body = raw_op(server_url, "CreateTable", {
+        "TableName": unique_name("ix"), "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "AttributeDefinitions": [{"AttributeName": n, "AttributeType": "S"}
+                                 for n in ("pk", "sk", "g", "l")],
+        "LocalSecondaryIndexes": [index("l!", [("pk", "HASH"), ("l", "RANGE")])],
+        "GlobalSecondaryIndexes": [index("g", [("g", "HASH")])]})
+    assert status == 400 and body["__type"].endswith("ValidationException"), body
+    assert body["message"] == (
+        "3 validation errors detected: "
+        "Value 'g' at 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3; "
+        "Value 'l!' at 'localSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; "
+        "Value 'l!' at 'localSecondaryIndexes.1.member.indexName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 3")

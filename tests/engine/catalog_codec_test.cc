@@ -54,7 +54,20 @@ TableSchema FullSchema() {
   lsi.key.range = {{"lsk", ScalarType::kS}};
   s.local_indexes.push_back(lsi);
 
-  s.next_index_id = 4;
+  VectorIndexSchema vector;
+  vector.name = "by-embedding";
+  vector.index_id = 4;
+  vector.vector_attribute = "embedding";
+  vector.dimensions = 768;
+  vector.distance = DistanceFunction::kDotProduct;
+  vector.projection = {ProjectionType::kInclude, {"title"}};
+  vector.search_schema = {{"gpk", SearchSchemaType::kHash, ScalarType::kB},
+                          {"lsk", SearchSchemaType::kInlineFilter, ScalarType::kS}};
+  vector.status = "CREATING";
+  vector.backfilling = true;
+  s.vector_indexes.push_back(vector);
+
+  s.next_index_id = 5;
   s.stream = {true, "NEW_AND_OLD_IMAGES", "2023-11-14T22:13:20.000"};
   s.sse = {true, "KMS", "arn:aws:kms:us-east-1:000000000000:key/localdynamo"};
   s.tags = {{"env", "test"}, {"empty", ""}, {"utf8 \u00e9", "nul\0inside"s}};
@@ -131,6 +144,22 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.warm.write_units_per_second, 5000);
   ExpectSameIndexes(d.global_indexes, s.global_indexes);
   ExpectSameIndexes(d.local_indexes, s.local_indexes);
+  ASSERT_EQ(d.vector_indexes.size(), 1u);
+  const VectorIndexSchema& v = d.vector_indexes[0];
+  EXPECT_EQ(v.name, "by-embedding");
+  EXPECT_EQ(v.index_id, 4u);
+  EXPECT_EQ(v.vector_attribute, "embedding");
+  EXPECT_EQ(v.dimensions, 768u);
+  EXPECT_EQ(v.distance, DistanceFunction::kDotProduct);
+  EXPECT_EQ(v.projection.type, ProjectionType::kInclude);
+  EXPECT_EQ(v.projection.non_key_attributes, std::vector<std::string>{"title"});
+  ASSERT_EQ(v.search_schema.size(), 2u);
+  EXPECT_EQ(v.search_schema[0].name, "gpk");
+  EXPECT_EQ(v.search_schema[0].type, SearchSchemaType::kHash);
+  EXPECT_EQ(v.search_schema[0].scalar_type, ScalarType::kB);
+  EXPECT_EQ(v.search_schema[1].type, SearchSchemaType::kInlineFilter);
+  EXPECT_EQ(v.status, "CREATING");
+  EXPECT_TRUE(v.backfilling);
   EXPECT_EQ(d.next_index_id, s.next_index_id);
   EXPECT_EQ(d.stream.enabled, s.stream.enabled);
   EXPECT_EQ(d.stream.view_type, s.stream.view_type);
@@ -149,15 +178,15 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
 }
 
 TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
-  // Each version appends fields: version 3 the on-demand maximums and warm
-  // throughput (four fields, one byte each at their defaults, for a table
-  // without global indexes), version 2 the three point-in-time recovery
-  // fields (one byte each).
+  // Each version appends fields: version 3 the on-demand maximums, warm
+  // throughput and vector indexes (five bytes at their defaults for a table
+  // without global indexes: four zeros and an empty list), version 2 the
+  // three point-in-time recovery fields (one byte each).
   TableSchema schema;
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  for (auto [version, trailing] : {std::pair{2, 4}, std::pair{1, 7}}) {
+  for (auto [version, trailing] : {std::pair{2, 5}, std::pair{1, 8}}) {
     SCOPED_TRACE(version);
     std::string older = bytes.substr(0, bytes.size() - trailing);
     older[0] = static_cast<char>(version);

@@ -1,11 +1,16 @@
 """After a restart: settles each writer's pending request (all of it or none
 of it must be there), then walks the tables, every GSI (Scan and Query),
-the TTL schedule and both streams and compares them with the model."""
+the ledger's vector index (SearchVectors per owner), the TTL schedule and
+both streams and compares them with the model."""
 
+import math
+
+from e2e.e2e_util import raw_call
 from e2e.server_util import admin_ok, read_stream, server_now
 
 from .crash_model import (
-    LAYERS, LAYERS_GSIS, LEDGER, LEDGER_GSI, REGIONS, SERVICE_IDENTITY, key_json, key_of)
+    LAYERS, LAYERS_GSIS, LEDGER, LEDGER_GSI, LEDGER_VECTORS, REGIONS, SERVICE_IDENTITY,
+    key_json, key_of, ledger_embedding)
 
 
 def scan_all(client, table, index=None):
@@ -80,6 +85,31 @@ def check_indexes(client, model):
     assert got == expected, "GSI {} disagrees with the table".format(LEDGER_GSI)
     for g in scan_all(client, LEDGER, LEDGER_GSI):
         assert set(g) == {"pk", "owner"}, "KEYS_ONLY entry carries {}".format(sorted(g))
+
+
+def check_vectors(url, model, writers):
+    """The ledger's vector index holds exactly the live items, each with the
+    score its version's vector has from the origin, per owner. Returns the
+    number of rows checked."""
+    ledger = model.live(LEDGER)
+    checked = 0
+    for wid in range(writers):
+        owner = "w{}".format(wid)
+        answer = raw_call(url, "SearchVectors", {
+            "TableName": LEDGER, "IndexName": LEDGER_VECTORS, "TopK": 100,
+            "SearchVector": [{"N": "0"}] * 3, "SearchConditionExpression": "#o = :o",
+            "ExpressionAttributeNames": {"#o": "owner"},
+            "ExpressionAttributeValues": {":o": {"S": owner}}})
+        got = sorted((r["Item"]["pk"]["S"], r["Score"]) for r in answer["SearchResults"])
+        expected = sorted(
+            (v["pk"]["S"], math.sqrt(sum(x * x for x in ledger_embedding(v["ver"]["N"]))))
+            for v in ledger.values() if v["owner"]["S"] == owner)
+        assert [pk for pk, _ in got] == [pk for pk, _ in expected], \
+            "vector index {} disagrees with the table for {}".format(LEDGER_VECTORS, owner)
+        for (_, score), (_, want) in zip(got, expected):
+            assert abs(score - want) < 1e-6
+        checked += len(got)
+    return checked
 
 
 def check_tables(client, model):

@@ -1,4 +1,4 @@
-"""Crash safety: writers on tables with GSIs, streams and TTL; the server is
+"""Crash safety: writers on tables with GSIs, a vector index, streams and TTL; the server is
 killed with SIGKILL at random moments and restarted on the same data
 directory; after every restart the checker finds each acknowledged write,
 no transaction half there, and the tables, GSIs, TTL schedule and streams
@@ -13,12 +13,14 @@ import random
 import threading
 import time
 
-from e2e.e2e_util import make_client, wait_active
+from e2e.e2e_util import make_client, raw_call, wait_active
 from e2e.server_util import ServerProcess, make_streams_client, server_now
 
 from .crash_checker import (
-    check_indexes, check_streams, check_tables, check_ttl, settle_pending, table_state)
-from .crash_model import LAYERS, LEDGER, Model, Writer, ledger_create_request
+    check_indexes, check_streams, check_tables, check_ttl, check_vectors, settle_pending,
+    table_state)
+from .crash_model import (LAYERS, LEDGER, Model, Writer, ledger_create_request,
+                          ledger_vector_index)
 from .reliability_util import LONG, size
 
 CYCLES = size(20, 200)
@@ -57,11 +59,13 @@ def crash_cycles(args, servers):
     server = ServerProcess(args).start()
     servers.append(server)
     client = make_client(server.url)
-    client.create_table(**ledger_create_request())
+    raw_call(server.url, "CreateTable",
+             dict(ledger_create_request(), VectorIndexes=[ledger_vector_index()]))
     wait_active(client, LEDGER)
     assert table_state(client, LAYERS) == {}, "the preloaded table starts empty"
     expired = 0
     records = 0
+    vector_rows = 0
     for cycle in range(CYCLES):
         write_until_killed(server, model, rng, cycle + 1)
         server = ServerProcess(args).start()
@@ -73,28 +77,32 @@ def crash_cycles(args, servers):
         settle_pending(model, observed)
         check_tables(client, model)
         check_indexes(client, model)
+        vector_rows += check_vectors(server.url, model, WRITERS)
         if not LONG or cycle % 10 == 9:  # each check rereads the whole stream
             records = check_streams(client, make_streams_client(server.url), model)
         expired += check_ttl(server.url, client, model, rng)
         check_tables(client, model)
         check_indexes(client, model)
+        vector_rows += check_vectors(server.url, model, WRITERS)
     records = check_streams(client, make_streams_client(server.url), model)
     assert server.stop() == 0
     server.remove_log()
-    return model, expired, records
+    return model, expired, records, vector_rows
 
 
 def test_acknowledged_writes_survive_sigkill(tmp_path):
     args = ["--data-dir", str(tmp_path / "data"), "--ttl-interval", "0"]
     servers = []  # the live one is last; stopped even when a check fails
     try:
-        model, expired, records = crash_cycles(args, servers)
+        model, expired, records, vector_rows = crash_cycles(args, servers)
     finally:
         if servers and servers[-1].proc is not None:
             servers[-1].proc.kill()
             servers[-1].proc.wait()
             servers[-1].remove_log()
     print("\ncrash safety: {} SIGKILL cycles, {} acknowledged writes verified, {} TTL deletes, "
-          "{} stream records checked".format(CYCLES, model.acknowledged, expired, records))
+          "{} stream records, {} vector index rows checked".format(
+              CYCLES, model.acknowledged, expired, records, vector_rows))
     assert model.acknowledged > CYCLES * 10, "the writers barely wrote"
     assert expired > 0, "no TTL'd item ever expired"
+    assert vector_rows > 0, "the vector index was never checked against an item"

@@ -1,0 +1,177 @@
+#include "engine/vector_index.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "engine/coding.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::engine {
+namespace {
+
+Status Invalid(const std::string& detail) {
+  return Status::InvalidArgument("One or more parameter values were invalid: " + detail);
+}
+
+// Whether every element of the list is a Number in the f32 range.
+bool AllFloats(const List& list) {
+  for (const AttributeValue& element : list) {
+    if (!element.is<Number>() || !ToFloat(element.as<Number>())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const VectorIndexSchema* FindVectorIndex(const TableSchema& schema, std::string_view name) {
+  for (const auto& index : schema.vector_indexes) {
+    if (index.name == name) return &index;
+  }
+  return nullptr;
+}
+
+std::optional<float> ToFloat(const Number& number) {
+  const std::string& text = number.ToString();
+  errno = 0;
+  float value = std::strtof(text.c_str(), nullptr);
+  if (std::isinf(value) || (errno == ERANGE && std::fabs(value) > 1.0f)) return std::nullopt;
+  return value;  // magnitudes below the f32 range round towards zero, as a float cast does
+}
+
+std::string FloatText(float value) {
+  if (value == 0.0f) return std::signbit(value) ? "-0.0" : "0.0";
+  char digits[32];
+  // The shortest digits that read back as `value`, in scientific form.
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::scientific);
+  std::string sci(digits, end);
+  bool negative = sci[0] == '-';
+  std::string mantissa = sci.substr(negative ? 1 : 0, sci.find('e') - (negative ? 1 : 0));
+  int exponent = std::stoi(sci.substr(sci.find('e') + 1));
+  std::string significant;
+  for (char c : mantissa) {
+    if (c != '.') significant += c;
+  }
+  std::string out = negative ? "-" : "";
+  float magnitude = std::fabs(value);
+  if (magnitude >= 1e-3f && magnitude < 1e7f) {
+    // Plain notation with at least one digit after the point.
+    if (exponent >= 0) {
+      std::string whole = significant.substr(0, std::min<size_t>(significant.size(), exponent + 1));
+      whole.append(exponent + 1 - whole.size(), '0');
+      std::string fraction = significant.size() > static_cast<size_t>(exponent + 1)
+                                 ? significant.substr(exponent + 1)
+                                 : "0";
+      return out + whole + "." + fraction;
+    }
+    return out + "0." + std::string(-exponent - 1, '0') + significant;
+  }
+  // Computerized scientific notation: d.dddE±n with at least one fraction digit.
+  std::string fraction = significant.size() > 1 ? significant.substr(1) : "0";
+  return out + significant.substr(0, 1) + "." + fraction + "E" + std::to_string(exponent);
+}
+
+std::optional<VectorRow> VectorRowOf(const VectorIndexSchema& index, const Item& item) {
+  auto vector = item.find(index.vector_attribute);
+  if (vector == item.end() || !vector->second.is<List>()) return std::nullopt;
+  VectorRow row;
+  row.filter_values.reserve(index.search_schema.size());
+  for (const SearchSchemaElement& element : index.search_schema) {
+    auto it = item.find(element.name);
+    std::string encoded;
+    if (it != item.end() && HasScalarType(it->second, element.scalar_type)) {
+      AppendKeyValue(it->second, &encoded);
+    } else if (element.type == SearchSchemaType::kHash) {
+      return std::nullopt;  // sparse: items without the HASH attribute stay out
+    }
+    row.filter_values.push_back(std::move(encoded));
+  }
+  const List& list = vector->second.as<List>();
+  row.vector.reserve(list.size());
+  for (const AttributeValue& element : list) row.vector.push_back(*ToFloat(element.as<Number>()));
+  return row;
+}
+
+std::string EncodeVectorRow(const VectorRow& row) {
+  std::string out(row.vector.size() * sizeof(float), '\0');
+  for (size_t i = 0; i < row.vector.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &row.vector[i], sizeof bits);
+    for (int b = 0; b < 4; ++b) out[i * 4 + b] = static_cast<char>((bits >> (8 * b)) & 0xFF);
+  }
+  for (const std::string& value : row.filter_values) coding::PutString(&out, value);
+  return out;
+}
+
+std::optional<VectorRow> DecodeVectorRow(const VectorIndexSchema& index, std::string_view bytes) {
+  size_t vector_bytes = static_cast<size_t>(index.dimensions) * sizeof(float);
+  if (bytes.size() < vector_bytes) return std::nullopt;
+  VectorRow row;
+  row.vector.resize(index.dimensions);
+  for (size_t i = 0; i < index.dimensions; ++i) {
+    uint32_t bits = 0;
+    for (int b = 0; b < 4; ++b) bits |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i * 4 + b])) << (8 * b);
+    std::memcpy(&row.vector[i], &bits, sizeof bits);
+  }
+  coding::Reader in(bytes.substr(vector_bytes));
+  for (size_t i = 0; i < index.search_schema.size(); ++i) {
+    std::string value;
+    if (!in.GetString(&value)) return std::nullopt;
+    row.filter_values.push_back(std::move(value));
+  }
+  if (!in.done()) return std::nullopt;
+  return row;
+}
+
+std::string VectorEntryKey(uint64_t table_id, const VectorIndexSchema& index,
+                           std::string_view item_key) {
+  std::string key = IndexPrefix(table_id, index.index_id);
+  key.append(item_key);
+  return key;
+}
+
+int64_t VectorEntrySize(const VectorIndexSchema& index, const Item& item) {
+  int64_t size = static_cast<int64_t>(index.dimensions) * 4 +
+                 static_cast<int64_t>(index.vector_attribute.size());
+  for (const SearchSchemaElement& element : index.search_schema) {
+    auto it = item.find(element.name);
+    if (it == item.end()) continue;
+    Item one{{element.name, it->second}};
+    size += static_cast<int64_t>(ItemSize(one));
+  }
+  return size;
+}
+
+Status ValidateVectorAttributes(const TableSchema& schema, const Item& item) {
+  for (const VectorIndexSchema& index : schema.vector_indexes) {
+    auto vector = item.find(index.vector_attribute);
+    if (vector != item.end()) {
+      if (!vector->second.is<List>() || !AllFloats(vector->second.as<List>())) {
+        return Invalid("Invalid type for parameter " + index.vector_attribute +
+                       ", Expected: a list of 32-bit floating-point numbers. IndexName: " +
+                       index.name);
+      }
+      size_t size = vector->second.as<List>().size();
+      if (size != index.dimensions) {
+        return Invalid("Invalid size for parameter " + index.vector_attribute +
+                       ", Expected: " + std::to_string(index.dimensions) +
+                       ", Actual: " + std::to_string(size) + ". IndexName: " + index.name);
+      }
+    }
+    for (const SearchSchemaElement& element : index.search_schema) {
+      auto it = item.find(element.name);
+      if (it == item.end() || HasScalarType(it->second, element.scalar_type)) continue;
+      return Invalid("Type mismatch for Index Key " + element.name + " Expected: " +
+                     std::string(ScalarTypeName(element.scalar_type)) + " Actual: " +
+                     std::string(TypeName(it->second.type())) + " IndexName: " + index.name);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace ddb::engine

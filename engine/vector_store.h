@@ -1,0 +1,72 @@
+// VectorStore: one vector index's rows in memory — every vector in one
+// contiguous f32 array — and exact nearest-neighbour search over them.
+//
+// Results are exact: the true nearest neighbours that DynamoDB's
+// approximate search aims at, ties broken by the items' keys, so a test's
+// expectations are deterministic. Scores are DynamoDB's: COSINE distance
+// (1 − cosine similarity, 0..2, a zero vector scoring 1) and EUCLIDEAN
+// distance ascending, DOT_PRODUCT descending; sums are taken in double.
+//
+// The store is rebuilt from the index's persisted entries when first
+// searched (vector_index.h), then kept in step by every write.
+//
+// Thread safety: not synchronized; the owner (VectorStoreHandle) guards it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/catalog.h"
+#include "engine/mutex.h"
+#include "engine/thread_annotations.h"
+#include "engine/vector_index.h"
+
+namespace ddb::engine {
+
+class VectorStore {
+ public:
+  VectorStore(uint32_t dimensions, DistanceFunction distance, size_t filter_count);
+
+  // Adds or replaces the row of `item_key`.
+  void Upsert(const std::string& item_key, VectorRow row);
+  void Remove(const std::string& item_key);
+
+  struct Hit {
+    double score;
+    std::string item_key;
+  };
+  // The `k` best rows whose filter values equal `filter`'s set ones (one per
+  // search schema element; nullopt: any), best first.
+  // REQUIRES: query.size() == dimensions.
+  std::vector<Hit> Search(const std::vector<float>& query, size_t k,
+                          const std::vector<std::optional<std::string>>& filter) const;
+
+  size_t size() const { return keys_.size(); }
+
+ private:
+  double Score(const float* row, size_t index, const std::vector<float>& query,
+               double query_norm) const;
+
+  const uint32_t dimensions_;
+  const DistanceFunction distance_;
+  const size_t filter_count_;
+  std::vector<float> data_;                    // size() × dimensions_
+  std::vector<double> norms_;                  // per row, for COSINE
+  std::vector<std::string> keys_;              // per row
+  std::vector<std::string> filters_;           // size() × filter_count_
+  std::unordered_map<std::string, size_t> row_of_;
+};
+
+// A store and its lock, shared by the table's writers (which keep it in
+// step) and searches.
+struct VectorStoreHandle {
+  VectorStoreHandle(uint32_t dimensions, DistanceFunction distance, size_t filter_count)
+      : store(dimensions, distance, filter_count) {}
+  mutable SharedMutex mu;
+  VectorStore store GUARDED_BY(mu);
+};
+
+}  // namespace ddb::engine
