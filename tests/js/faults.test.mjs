@@ -6,10 +6,6 @@
 // (tests/e2e/test_faults.py, test_throttle.py).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 import {
   DynamoDBClient, CreateTableCommand, PutItemCommand, GetItemCommand, BatchWriteItemCommand,
@@ -17,36 +13,14 @@ import {
   TransactionCanceledException,
 } from "@aws-sdk/client-dynamodb";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const binary = process.env.LOCALDYNAMO_BIN ?? path.join(here, "..", "..", "build", "localdynamo");
+import { startServer } from "./localdynamo.mjs";
+
 let server;
-let url;
 let ddb;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
+const admin = (pathname, body) => server.admin(pathname, body);
 
-async function admin(pathname, body, method) {
-  const response = await fetch(`${url}/_localdynamo/${pathname}`, {
-    method: method ?? (body === undefined ? "GET" : "POST"),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return response.json();
-}
-
-const client = (maxAttempts) => new DynamoDBClient({
-  endpoint: url, region: "us-east-1", maxAttempts,
-  credentials: { accessKeyId: "js", secretAccessKey: "js" },
-});
+const client = (maxAttempts) => new DynamoDBClient({ ...server.config, maxAttempts });
 
 async function createTable(name, writeUnits) {
   await ddb.send(new CreateTableCommand({
@@ -61,17 +35,7 @@ const put = (c, table, pk) =>
   c.send(new PutItemCommand({ TableName: table, Item: { pk: { S: pk } } }));
 
 before(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = spawn(binary, ["--in-memory", "--no-models", "--throttle", "--ttl-interval", "0",
-                          "--host", "127.0.0.1", "--port", String(port)],
-                 { stdio: ["ignore", "ignore", "inherit"] });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  server = await startServer(["--no-models", "--throttle"]);
   ddb = client(1);
   await admin("clock", { Freeze: true });
   await createTable("tight", 1);
@@ -80,11 +44,7 @@ before(async () => {
 
 after(async () => {
   ddb?.destroy();
-  if (server) {
-    const exited = new Promise((resolve) => server.on("exit", resolve));
-    server.kill("SIGTERM");
-    assert.equal(await exited, 0);
-  }
+  await server?.stop();
 });
 
 test("the throttle's error carries DynamoDB's message and ThrottlingReasons", async () => {
