@@ -13,7 +13,7 @@ constexpr std::string_view kCoralService = "com.amazon.coral.service#";
 
 ApiError Make(std::string_view prefix, std::string_view name, std::string message,
               int http_status = 400) {
-  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}};
+  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}, {}};
 }
 
 constexpr std::string_view kValidationException = "ValidationException";
@@ -35,6 +35,9 @@ CancellationReason CancellationReason::TransactionConflict(std::string message) 
 }
 CancellationReason CancellationReason::ValidationError(std::string message) {
   return {std::string(kValidationError), std::move(message), std::nullopt};
+}
+CancellationReason CancellationReason::Injected(std::string code, std::string message) {
+  return {std::move(code), std::move(message), std::nullopt};
 }
 bool CancellationReason::is_validation_error() const { return code == kValidationError; }
 
@@ -105,6 +108,98 @@ ApiError ApiError::RequestTooLarge(std::string message) {
 }
 ApiError ApiError::Internal(std::string message) {
   return Make(kDynamoDb, "InternalServerError", std::move(message), 500);
+}
+
+ApiError ApiError::ProvisionedThroughputExceeded(bool index, std::vector<ThrottlingReason> reasons) {
+  ApiError error = Make(
+      kDynamoDb, "ProvisionedThroughputExceededException",
+      index ? "The level of configured provisioned throughput for one or more global secondary "
+              "indexes of the table was exceeded. Consider increasing your provisioning level "
+              "for the under-provisioned global secondary indexes with the UpdateTable API"
+            : "The level of configured provisioned throughput for the table was exceeded. "
+              "Consider increasing your provisioning level with the UpdateTable API.");
+  error.throttling_reasons = std::move(reasons);
+  return error;
+}
+
+ApiError ApiError::OnDemandMaximumExceeded(std::vector<ThrottlingReason> reasons) {
+  ApiError error = Make("com.amazon.coral.availability#", "ThrottlingException",
+                        "Rate of requests exceeds the allowed throughput.");
+  error.throttling_reasons = std::move(reasons);
+  return error;
+}
+
+int ApiError::StatusFor(std::string_view short_type) {
+  if (short_type == "InternalServerError") return 500;
+  if (short_type == "ServiceUnavailable") return 503;
+  return 400;
+}
+
+ApiError ApiError::Injected(std::string_view short_type, int http_status, std::string message) {
+  // The namespaces DynamoDB answers these from; the rest are its own.
+  static constexpr std::string_view kCoralTypes[] = {
+      "AccessDeniedException", "IncompleteSignatureException", "MissingAuthenticationTokenException",
+      "RequestEntityTooLargeException", "SerializationException", "UnknownOperationException",
+      "UnrecognizedClientException", "InvalidSignatureException", "ServiceUnavailable"};
+  std::string_view prefix = kDynamoDb;
+  if (short_type == kValidationException) prefix = "com.amazon.coral.validate#";
+  if (short_type == "ThrottlingException") prefix = "com.amazon.coral.availability#";
+  for (std::string_view coral : kCoralTypes) {
+    if (short_type == coral) prefix = kCoralService;
+  }
+  if (message.empty()) {
+    if (short_type == "ProvisionedThroughputExceededException") {
+      message = ProvisionedThroughputExceeded(false, {}).message;
+    } else if (short_type == "ThrottlingException") {
+      message = "Rate of requests exceeds the allowed throughput.";
+    } else if (short_type == "InternalServerError") {
+      message = "Internal server error";
+    } else if (short_type == "ServiceUnavailable") {
+      message = "Service unavailable";
+    } else if (short_type == "RequestLimitExceeded") {
+      message = "Throughput exceeds the current throughput limit for your account. Please contact "
+                "AWS Support at https://aws.amazon.com/support request a limit increase";
+    } else {
+      message = "Injected by localdynamo";
+    }
+  }
+  return Make(prefix, short_type, std::move(message), http_status);
+}
+
+std::string CancellationCodeFor(std::string_view short_type) {
+  if (short_type == "ConditionalCheckFailedException") return "ConditionalCheckFailed";
+  if (short_type == "TransactionConflictException" || short_type == "TransactionCanceledException") {
+    return "TransactionConflict";
+  }
+  if (short_type == "ProvisionedThroughputExceededException") return "ProvisionedThroughputExceeded";
+  if (short_type == "ThrottlingException" || short_type == "RequestLimitExceeded") {
+    return "ThrottlingError";
+  }
+  if (short_type == kValidationException) return std::string(kValidationError);
+  if (short_type == "ItemCollectionSizeLimitExceededException") {
+    return "ItemCollectionSizeLimitExceeded";
+  }
+  return "";
+}
+
+std::string CancellationMessageFor(std::string_view code) {
+  if (code == "ConditionalCheckFailed") return "The conditional request failed";
+  if (code == "TransactionConflict") return "Transaction is ongoing for the item";
+  if (code == "ProvisionedThroughputExceeded") {
+    return ApiError::ProvisionedThroughputExceeded(false, {}).message;
+  }
+  if (code == "ThrottlingError") {
+    return "Throughput exceeds the current capacity of your table or index. DynamoDB is "
+           "automatically scaling your table or index so please try again shortly. If exceptions "
+           "persist, check if you have a hot key: "
+           "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
+  }
+  return "";
+}
+
+bool IsThrottling(std::string_view short_type) {
+  return short_type == "ProvisionedThroughputExceededException" ||
+         short_type == "ThrottlingException" || short_type == "RequestLimitExceeded";
 }
 
 ApiError ApiError::UnrecognizedClient() {
@@ -239,6 +334,19 @@ std::string RenderError(const ApiError& error) {
         writer.Key("Item");
         WriteItem(writer, *reason.item);
       }
+      writer.EndObject();
+    }
+    writer.EndArray();
+  }
+  if (!error.throttling_reasons.empty()) {
+    writer.Key("ThrottlingReasons");
+    writer.StartArray();
+    for (const auto& reason : error.throttling_reasons) {
+      writer.StartObject();
+      writer.Key("reason");
+      WriteString(writer, reason.reason);
+      writer.Key("resource");
+      WriteString(writer, reason.resource);
       writer.EndObject();
     }
     writer.EndArray();

@@ -35,7 +35,19 @@ struct CancellationReason {
   static CancellationReason DuplicateItem(std::string message);  // PartiQL INSERT
   static CancellationReason TransactionConflict(std::string message);
   static CancellationReason ValidationError(std::string message);
+  // The reason for an action whose table an injected fault or the throttle
+  // hit: `code` from CancellationCodeFor().
+  static CancellationReason Injected(std::string code, std::string message);
   bool is_validation_error() const;
+};
+
+// One entry of the ThrottlingReasons DynamoDB added to its throttling
+// errors in 2025: `reason` is ResourceType+OperationType+LimitType
+// ("TableWriteProvisionedThroughputExceeded"), `resource` the table's or
+// index's ARN.
+struct ThrottlingReason {
+  std::string reason;
+  std::string resource;
 };
 
 struct ApiError {
@@ -44,6 +56,7 @@ struct ApiError {
   int http_status = 400;
   std::optional<engine::Item> item;  // ConditionalCheckFailed with ALL_OLD
   std::vector<CancellationReason> cancellation_reasons;  // TransactionCanceled only
+  std::vector<ThrottlingReason> throttling_reasons;      // throttling errors only
 
   // The short name after '#', e.g. "ValidationException".
   std::string_view short_type() const;
@@ -70,6 +83,18 @@ struct ApiError {
   static ApiError LimitExceeded(std::string message);
   static ApiError RequestTooLarge(std::string message);
   static ApiError Internal(std::string message);
+  // Provisioned capacity ran out: on the table itself, or (`index`) on one of
+  // its global secondary indexes; DynamoDB's message for each.
+  static ApiError ProvisionedThroughputExceeded(bool index, std::vector<ThrottlingReason> reasons);
+  // An on-demand table or index past its OnDemandThroughput maximum.
+  static ApiError OnDemandMaximumExceeded(std::vector<ThrottlingReason> reasons);
+  // Any error a test asked the emulator to inject (emulator/fault_rules.h):
+  // `short_type` in the namespace DynamoDB answers it from, with the given
+  // status and message (empty: DynamoDB's usual text for the type, if any).
+  static ApiError Injected(std::string_view short_type, int http_status, std::string message);
+  // The HTTP status DynamoDB answers `short_type` with (500 for
+  // InternalServerError, 503 for ServiceUnavailable, else 400).
+  static int StatusFor(std::string_view short_type);
   // Request signing (SigV4), checked only with --verify-signatures.
   static ApiError UnrecognizedClient();
   // A signature that does not match the one computed with the key's secret.
@@ -142,6 +167,19 @@ ApiError ApiResult<T>::FromStatusImpl(const engine::Status& status) {
 // error response's __type after '#') is the one named.
 bool IsValidation(std::string_view short_type);
 bool IsResourceNotFound(std::string_view short_type);
+
+// The CancellationReasons code DynamoDB uses for an error type inside a
+// transaction ("ConditionalCheckFailedException" -> "ConditionalCheckFailed",
+// "ThrottlingException" -> "ThrottlingError", …); empty when the error is not
+// one a transaction reports per action (it then answers as itself).
+std::string CancellationCodeFor(std::string_view short_type);
+// DynamoDB's message for a cancellation code ("TransactionConflict" ->
+// "Transaction is ongoing for the item"); empty when it has none of its own.
+std::string CancellationMessageFor(std::string_view code);
+
+// Whether an error type is a throttling one, which a batch reports per item
+// as UnprocessedItems/UnprocessedKeys rather than failing.
+bool IsThrottling(std::string_view short_type);
 
 // The JSON body of an error response.
 std::string RenderError(const ApiError& error);

@@ -53,10 +53,10 @@ export const ddb = (operation, body = {}) =>
 export const streams = (operation, body = {}) =>
   post(`DynamoDBStreams_20120810.${operation}`, 'dynamodb', body);
 
-// GET when `body` is undefined, POST otherwise.
-export async function admin(path, body) {
-  const init = body === undefined ? {method: 'GET'}
-                                  : {method: 'POST', body: JSON.stringify(body)};
+// GET when `body` is undefined, POST otherwise (or `method`, e.g. DELETE).
+export async function admin(path, body, method) {
+  const init = body === undefined ? {method: method ?? 'GET'}
+                                  : {method: method ?? 'POST', body: JSON.stringify(body)};
   const response = await fetch(`/_localdynamo/${path}`, init);
   const text = await response.text();
   const data = text ? JSON.parse(text) : {};

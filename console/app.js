@@ -3,9 +3,11 @@
 //   #/                      tables
 //   #/table/<name>          its items        #/table/<name>/stream   its stream
 //   #/table/<name>/details  DescribeTable    #/triggers              every trigger
+//   #/faults                injected faults and the throttle
 
 import {credentials, describeTable, setCredentials} from './api.js';
 import {clockPanel} from './clock.js';
+import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
 import {streamView, triggersSection} from './streams.js';
 import {tablesView} from './tables.js';
@@ -50,6 +52,7 @@ async function route() {
   try {
     if (view === 'table' && name) await tableView(decodeURIComponent(name), tab || 'items');
     else if (view === 'triggers') main.replaceChildren(h('h1', {}, 'Triggers'), triggersSection());
+    else if (view === 'faults') faultsView(main);
     else await tablesView(main);
   } catch (error) {
     main.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type ?? 'Error'}: ${error.message}`));
@@ -59,7 +62,8 @@ async function route() {
 const [clock, status] = clockPanel(route);
 document.getElementById('header').append(
   h('nav', {class: 'top'}, h('a', {href: '#/', class: 'brand'}, 'localdynamo'),
-    h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers')),
+    h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers'),
+    h('a', {href: '#/faults'}, 'Faults')),
   clock, databaseForm(), status);
 window.addEventListener('hashchange', route);
 route();

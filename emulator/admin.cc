@@ -42,6 +42,8 @@ std::string ClockJson(const engine::ShiftableClock& clock) {
     WriteString(w, IsoTime(now));
     w.Key("OffsetMillis");
     w.Int64(clock.offset_millis());
+    w.Key("Frozen");
+    w.Bool(clock.frozen());
   });
 }
 
@@ -55,11 +57,17 @@ ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view
   auto millis = r.Long("AdvanceMillis");
   auto set = r.Long("SetMillis");
   auto reset = r.Bool("Reset");
+  auto freeze = r.Bool("Freeze");
   if (r.failed()) return r.error();
   int given = seconds.has_value() + millis.has_value() + set.has_value() + reset.value_or(false);
+  if (freeze && given == 0 && !reset.has_value()) {
+    clock.Freeze(*freeze);
+    return ClockJson(clock);
+  }
   if (given != 1) {
     return ApiError::Validation(
-        "Give exactly one of AdvanceSeconds, AdvanceMillis, SetMillis and Reset: true");
+        "Give exactly one of AdvanceSeconds, AdvanceMillis, SetMillis and Reset: true "
+        "(with or without Freeze)");
   }
   constexpr int64_t kMaxAdvanceMillis = 100LL * 365 * 24 * 3600 * 1000;  // a century
   int64_t advance = seconds ? *seconds * 1000 : millis.value_or(0);
@@ -81,6 +89,8 @@ ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view
   } else {
     clock.Advance(advance);
   }
+  // Freezing combines with a move: {"SetMillis": t, "Freeze": true} stops at t.
+  if (freeze) clock.Freeze(*freeze);
   return ClockJson(clock);
 }
 
@@ -162,6 +172,61 @@ ApiResult<std::string> Reset(Preloader& preloader) {
   });
 }
 
+ApiResult<std::string> Faults(FaultRules& faults, std::string_view method, std::string_view id,
+                              std::string_view query, std::string_view body) {
+  if (id.empty()) {
+    if (method == "GET") return faults.ListJson();
+    if (method == "POST") return faults.Add(body);
+    if (method == "DELETE") {
+      std::optional<std::string> ns;
+      if (size_t at = query.find("namespace="); at != std::string_view::npos) {
+        std::string_view value = query.substr(at + 10);
+        ns = std::string(value.substr(0, value.find('&')));
+        // Namespaces are "<access key>/<region>": '/' may come percent-encoded.
+        for (size_t p; (p = ns->find("%2F")) != std::string::npos || (p = ns->find("%2f")) != std::string::npos;) {
+          ns->replace(p, 3, "/");
+        }
+      }
+      size_t removed = faults.Clear(ns);
+      return RenderObject([&](JsonWriter& w) {
+        w.Key("Removed");
+        w.Uint64(removed);
+      });
+    }
+    return ApiError::AdminMethodNotAllowed("Use GET, POST or DELETE on /_localdynamo/faults");
+  }
+  if (method != "DELETE") {
+    return ApiError::AdminMethodNotAllowed("Use DELETE on /_localdynamo/faults/<id>");
+  }
+  int64_t number = 0;
+  for (char c : id) {
+    if (c < '0' || c > '9' || number > INT64_MAX / 10 - 9) {
+      return ApiError::AdminNotFound("No such fault rule: " + std::string(id));
+    }
+    number = number * 10 + (c - '0');
+  }
+  if (!faults.Remove(number)) return ApiError::AdminNotFound("No such fault rule: " + std::string(id));
+  return std::string("{}");
+}
+
+ApiResult<std::string> ThrottleControl(Throttle& throttle, std::string_view method,
+                                       std::string_view body) {
+  if (method == "GET") return throttle.StatsJson();
+  if (method != "POST") return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/throttle");
+  rapidjson::Document doc;
+  if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
+    return ApiError::Validation("The body must be a JSON object");
+  }
+  RequestReader r(doc);
+  auto enabled = r.Bool("Enabled");
+  auto reset = r.Bool("Reset");
+  if (r.failed()) return r.error();
+  if (!enabled && !reset) return ApiError::Validation("Give Enabled: true|false and/or Reset: true");
+  if (reset.value_or(false)) throttle.Clear();
+  if (enabled) throttle.set_enabled(*enabled);
+  return throttle.StatsJson();
+}
+
 std::string Index() {
   return R"({"Endpoints":[)"
          R"({"Method":"GET","Path":"/_localdynamo/clock","Does":"the emulator's time"},)"
@@ -170,7 +235,10 @@ std::string Index() {
          R"({"Method":"GET","Path":"/_localdynamo/triggers","Does":"stream triggers with position, lag, last error"},)"
          R"({"Method":"POST","Path":"/_localdynamo/triggers","Does":"create a stream trigger"},)"
          R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"},)"
-         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh"}]})";
+         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh"},)"
+         R"({"Method":"GET|POST|DELETE","Path":"/_localdynamo/faults","Does":"injected-fault rules: list, add one, remove all"},)"
+         R"({"Method":"DELETE","Path":"/_localdynamo/faults/<id>","Does":"remove one fault rule"},)"
+         R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"}]})";
 }
 
 }  // namespace
@@ -178,7 +246,11 @@ std::string Index() {
 Response HandleAdmin(AdminServices& services, std::string_view method, std::string_view path,
                      std::string_view body) {
   std::string_view rest = path.substr(kAdminPrefix.size());
-  if (size_t query = rest.find('?'); query != std::string_view::npos) rest = rest.substr(0, query);
+  std::string_view query;
+  if (size_t at = rest.find('?'); at != std::string_view::npos) {
+    query = rest.substr(at + 1);
+    rest = rest.substr(0, at);
+  }
   while (rest.starts_with('/')) rest.remove_prefix(1);
   while (rest.ends_with('/')) rest.remove_suffix(1);
   auto only = [&](std::string_view allowed) {
@@ -197,6 +269,11 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     std::string_view name = rest == "triggers" ? "" : rest.substr(9);
     return Answer(Triggers(services.triggers, method, name, body));
   }
+  if (rest == "faults" || rest.starts_with("faults/")) {
+    std::string_view id = rest == "faults" ? "" : rest.substr(7);
+    return Answer(Faults(services.controls.faults(), method, id, query, body));
+  }
+  if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
   return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));
 }
 

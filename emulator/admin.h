@@ -6,7 +6,9 @@
 //   GET  /_localdynamo/                 the endpoints, as JSON
 //   GET  /_localdynamo/clock            {"NowMillis", "Now", "OffsetMillis"}
 //   POST /_localdynamo/clock            {"AdvanceSeconds": n} | {"AdvanceMillis": n}
-//                                       | {"SetMillis": epoch millis} | {"Reset": true}
+//                                       | {"SetMillis": epoch millis} | {"Reset": true},
+//                                       each with or without "Freeze": bool (a
+//                                       frozen clock moves only when told)
 //   POST /_localdynamo/sweep            runs a TTL sweep and stream maintenance
 //                                       now: {"Deleted": [{"TableName", "Key",
 //                                       "ExpiredAt"}…], "DeletedCount"}
@@ -17,6 +19,14 @@
 //   POST /_localdynamo/reset            drops every table and loads the preloaded
 //                                       models afresh: {"Tables", "Indexes",
 //                                       "Items", "Millis"}
+//   GET  /_localdynamo/faults           the injected-fault rules: {"Rules": [...]}
+//   POST /_localdynamo/faults           adds one (emulator/fault_rules.h format)
+//   DELETE /_localdynamo/faults         removes them all (?namespace=<ns>: of one
+//                                       database): {"Removed": n}
+//   DELETE /_localdynamo/faults/<id>    removes one
+//   GET  /_localdynamo/throttle         whether it is on, and every bucket
+//   POST /_localdynamo/throttle         {"Enabled": bool} and/or {"Reset": true}
+//                                       (every bucket starts afresh)
 //
 // Errors are DynamoDB-style JSON ({"__type", "message"}) with 400, 404 or
 // 405; a server started with --no-admin answers 403 to every admin path.
@@ -28,6 +38,7 @@
 
 #include "api/dispatch.h"
 #include "emulator/models.h"
+#include "emulator/request_controls.h"
 #include "emulator/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
@@ -41,6 +52,7 @@ struct AdminServices {
   engine::ShiftableClock& clock;  // the clock `db` reads
   TriggerManager& triggers;
   Preloader& preloader;
+  RequestControls& controls;  // injected faults and the throttle
 };
 
 // `path` is the request target, starting with kAdminPrefix.

@@ -56,21 +56,39 @@ class FakeClock final : public Clock {
 
 // The server's clock: the system's time plus an offset that the admin API
 // moves, so that a test can make an hour pass (TTL expiry, stream trimming,
-// iterator expiry) without waiting for it.
+// iterator expiry) without waiting for it. Frozen, it stands still until
+// moved, so that a test that counts per-second capacity (the emulator's
+// throttle) is exact however slowly it runs.
 class ShiftableClock final : public Clock {
  public:
-  int64_t NowMillis() const override { return base_.NowMillis() + offset_.load(); }
+  int64_t NowMillis() const override { return Base() + offset_.load(); }
   // Moves "now" by `millis` (may be negative).
   void Advance(int64_t millis) { offset_ += millis; }
-  // Makes "now" `epoch_millis`; time then runs on from there.
-  void Set(int64_t epoch_millis) { offset_ = epoch_millis - base_.NowMillis(); }
-  // Back to the system's time.
-  void Reset() { offset_ = 0; }
+  // Makes "now" `epoch_millis`; time then runs on (or stands, frozen) from there.
+  void Set(int64_t epoch_millis) { offset_ = epoch_millis - Base(); }
+  // Back to the system's time, running.
+  void Reset() {
+    frozen_at_ = -1;
+    offset_ = 0;
+  }
+  // Stops time at "now" (only Advance and Set move it), or lets it run on
+  // from where it stands.
+  void Freeze(bool frozen) {
+    int64_t now = NowMillis();
+    frozen_at_ = frozen ? base_.NowMillis() : -1;
+    offset_ = now - Base();
+  }
+  bool frozen() const { return frozen_at_.load() >= 0; }
   int64_t offset_millis() const { return offset_.load(); }
 
  private:
+  int64_t Base() const {
+    int64_t frozen_at = frozen_at_.load();
+    return frozen_at >= 0 ? frozen_at : base_.NowMillis();
+  }
   SystemClock base_;
   std::atomic<int64_t> offset_{0};
+  std::atomic<int64_t> frozen_at_{-1};  // the system time it stopped at; -1: running
 };
 
 }  // namespace ddb::engine

@@ -144,10 +144,18 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     auto loaded = options_.per_key_databases && options_.preloader
                       ? options_.preloader->EnsureLoaded(caller)
                       : api::ApiResult<std::optional<emulator::LoadSummary>>(std::nullopt);
-    result = loaded.ok() ? api::Dispatch(db_, caller, request.amz_target, request.body)
-                         : api::Response{500, api::RenderError(api::ApiError::Internal(
-                                                  "Loading the preloaded models failed: " +
-                                                  loaded.error().message))};
+    if (!loaded.ok()) {
+      result = api::Response{500, api::RenderError(api::ApiError::Internal(
+                                      "Loading the preloaded models failed: " +
+                                      loaded.error().message))};
+    } else if (options_.controls && options_.controls->active()) {
+      auto controlled = options_.controls->Dispatch(caller, request.amz_target, request.body);
+      result = std::move(controlled.response);
+      response.delay = std::chrono::milliseconds(controlled.delay_millis);
+      response.drop_connection = controlled.drop_connection;
+    } else {
+      result = api::Dispatch(db_, caller, request.amz_target, request.body);
+    }
   }
   response.status = result.http_status;
   response.body = std::move(result.body);

@@ -33,6 +33,9 @@ struct EndpointOptions {
   // SigV4 signature (the health check and the admin API stay open); null
   // accepts any signature, as DynamoDB Local does.
   const SignatureVerifier* verifier = nullptr;
+  // Injected faults and the throttle; null, or inactive, leaves requests to
+  // api::Dispatch alone.
+  emulator::RequestControls* controls = nullptr;
 };
 
 class Endpoint {

@@ -228,6 +228,14 @@ struct HttpServer::Impl {
                     {{"Content-Type", "application/x-amz-json-1.0"}},
                     R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"})"};
       }
+      if (response.drop_connection) {
+        --in_flight;
+        break;
+      }
+      if (response.delay.count() > 0) {
+        asio::steady_timer wait(stream.get_executor(), response.delay);
+        co_await wait.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      }
       // A client that stops reading must not hold the session forever.
       stream.expires_after(options.request_timeout);
       co_await Write(stream, response, version, keep_alive, ec);

@@ -54,6 +54,11 @@ struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Faults a test asked for (emulator/fault_rules.h): the session waits this
+  // long before writing the answer (on a timer: no thread is held), or
+  // closes the connection without answering.
+  std::chrono::milliseconds delay{0};
+  bool drop_connection = false;
 };
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;

@@ -170,14 +170,29 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto maintenance = std::make_unique<emulator::Maintenance>(**db, options->ttl_interval_seconds);
-  emulator::AdminServices admin{**db, clock, *triggers, preloader};
+  emulator::RequestControls controls(**db, clock);
+  controls.throttle().set_enabled(options->throttle);
+  if (!options->faults_file.empty()) {
+    std::ifstream in(options->faults_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto added = in ? controls.faults().AddAll(text.str())
+                    : api::ApiResult<size_t>(api::ApiError::Validation("cannot read the file"));
+    if (!added.ok()) {
+      std::cerr << "localdynamo: " << options->faults_file << ": " << added.error().message
+                << "\n";
+      return 1;
+    }
+  }
+  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls};
 
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
                                    .cors = options->cors,
                                    .admin = options->admin ? &admin : nullptr,
                                    .preloader = model_tables > 0 ? &preloader : nullptr,
                                    .console = options->console,
-                                   .verifier = verifier.get()});
+                                   .verifier = verifier.get(),
+                                   .controls = &controls});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(

@@ -55,6 +55,13 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("transaction-hold-ms", po::value(&options.transaction_hold_millis),
        "keep a transaction's items claimed this long before it commits, so that concurrent "
        "requests on them meet TransactionConflict (for testing retry logic; default 0)")
+      ("throttle", po::bool_switch(&options.throttle),
+       "provisioned tables and indexes answer ProvisionedThroughputExceededException beyond "
+       "their capacity, with DynamoDB's 300-second burst, and on-demand ones ThrottlingException "
+       "beyond their OnDemandThroughput maximums, by the emulator's clock (default off; the "
+       "admin API can turn it on)")
+      ("faults", po::value(&options.faults_file),
+       "JSON file of injected-fault rules to start with (a list; see the README)")
       ("ttl-interval", po::value(&options.ttl_interval_seconds),
        "seconds between TTL sweeps and stream maintenance (default 1; 0: only when asked "
        "through the admin API)")

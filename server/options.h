@@ -21,6 +21,8 @@ struct Options {
   bool cors = true;  // DynamoDB Local's default ("*"); -cors is accepted
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
+  bool throttle = false;    // provisioned capacity throttles (emulator/throttle.h)
+  std::string faults_file;  // injected-fault rules to start with; empty: none
   int threads = 0;
   double request_timeout_seconds = 30;  // a begun request must arrive within this
   double ttl_interval_seconds = 1;      // 0: no background sweep

@@ -365,6 +365,30 @@ test('triggers show their position, lag and last error', async () => {
   await fetch(`${server.url}/_localdynamo/triggers/to-nowhere`, {method: 'DELETE'});
 });
 
+test('fault rules are listed, and one added from the form fails the next request', async () => {
+  const listed = await client.admin('faults', {Operations: ['Scan'], DelayMillis: 5});
+  assert.ok(listed.Id, JSON.stringify(listed));
+  await page.goto(`${server.url}/#/faults`);
+  const rows = page.locator('table.faults tbody tr');
+  await rows.filter({hasText: 'delay 5 ms'}).waitFor();
+  await page.getByLabel('Operations').fill('GetItem');
+  await page.getByLabel('Tables').fill('orders');
+  await page.getByLabel('Error type').fill('InternalServerError');
+  await page.getByLabel('Count').fill('1');
+  await page.getByRole('button', {name: 'Add rule'}).click();
+  const added = rows.filter({hasText: 'InternalServerError (500)'});
+  await added.waitFor();
+  assert.match(await added.innerText(), /GetItem[\s\S]*orders[\s\S]*next 1/);
+  await screenshot(page, 'console-faults');
+  // The rule is the server's: the next GetItem on orders fails, once.
+  await assert.rejects(client.ddb('GetItem', {TableName: 'orders', Key: {pk: {S: 'x'}}}),
+                       /GetItem: com\.amazonaws\.dynamodb\.v20120810#InternalServerError/);
+  await added.waitFor({state: 'detached'});
+  await page.getByRole('button', {name: 'Remove all rules'}).click();
+  await rows.filter({hasText: 'No fault rules.'}).waitFor();
+  assert.deepEqual((await client.admin('faults')).Rules, []);
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();

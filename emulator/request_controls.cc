@@ -1,0 +1,156 @@
+#include "emulator/request_controls.h"
+
+#include <algorithm>
+#include <set>
+
+#include "api/capacity.h"
+#include "api/json_reader.h"
+
+namespace ddb::emulator {
+namespace {
+
+api::Response ErrorResponse(const api::ApiError& error) {
+  return {error.http_status, api::RenderError(error)};
+}
+
+// The tables of `shape` a fault hits: those it names, or all.
+std::set<std::string> HitTables(const RequestShape& shape, const Fault& fault) {
+  std::set<std::string> hit;
+  for (const auto& table : shape.tables) {
+    if (fault.tables.empty() ||
+        std::find(fault.tables.begin(), fault.tables.end(), table) != fault.tables.end()) {
+      hit.insert(table);
+    }
+  }
+  return hit;
+}
+
+api::Response InjectError(engine::Database& db, const api::Caller& caller, std::string_view target,
+                          rapidjson::Document& doc, const RequestShape& shape, const Fault& fault) {
+  api::ApiError error = api::ApiError::Injected(fault.type, fault.status, fault.message);
+  if (shape.transaction) {
+    std::string code =
+        fault.cancellation_code.empty() ? api::CancellationCodeFor(fault.type) : fault.cancellation_code;
+    if (!code.empty()) {
+      std::string message = fault.message;
+      if (message.empty()) message = api::CancellationMessageFor(code);
+      if (message.empty()) message = error.message;
+      return CancelTransaction(doc, HitTables(shape, fault), code, message);
+    }
+  }
+  if (shape.batch && api::IsThrottling(fault.type)) {
+    return DispatchHoldingBack(db, caller, target, doc, HitTables(shape, fault));
+  }
+  return ErrorResponse(error);
+}
+
+// Rewrites an answer's ConsumedCapacity (INDEXES, forced for the throttle's
+// accounting) into what the client asked for. REQUIRES: answer is an object.
+void RestoreCapacityMode(rapidjson::Document& answer, std::string_view mode) {
+  auto it = answer.FindMember("ConsumedCapacity");
+  if (it == answer.MemberEnd()) return;
+  if (!api::WantsCapacity(mode)) {
+    answer.EraseMember(it);
+    return;
+  }
+  if (mode != "TOTAL") return;
+  auto strip = [](rapidjson::Value& entry) {
+    if (!entry.IsObject()) return;
+    entry.RemoveMember("Table");
+    entry.RemoveMember("LocalSecondaryIndexes");
+    entry.RemoveMember("GlobalSecondaryIndexes");
+  };
+  if (it->value.IsArray()) {
+    for (auto& entry : it->value.GetArray()) strip(entry);
+  } else {
+    strip(it->value);
+  }
+}
+
+}  // namespace
+
+api::Response RequestControls::Throttled(const api::Caller& caller, std::string_view target,
+                                         rapidjson::Document& doc, const RequestShape& shape) {
+  // Admission, per table named.
+  std::set<std::string> held;
+  std::optional<api::ApiError> first;
+  std::set<std::string> seen;
+  for (const auto& table : shape.tables) {
+    if (table.empty() || !seen.insert(table).second) continue;
+    if (auto refused = throttle_.Admit(caller, table, shape.index, shape.reads)) {
+      held.insert(table);
+      if (!first) first = std::move(refused);
+    }
+  }
+  if (first) {
+    // A batch runs what it can and leaves the rest unprocessed; with nothing
+    // it can run, it fails as a whole, as DynamoDB's does.
+    if (shape.batch && held.size() < seen.size()) {
+      // Falls through to run the rest, below.
+    } else if (shape.transaction) {
+      return CancelTransaction(doc, held, "ProvisionedThroughputExceeded", first->message);
+    } else {
+      return ErrorResponse(*first);
+    }
+  }
+  // Run, with ConsumedCapacity forced on for the accounting — unless the
+  // client's own value is invalid: then validation answers for it, as always.
+  std::string mode = "NONE";
+  if (auto given = doc.FindMember("ReturnConsumedCapacity"); given != doc.MemberEnd()) {
+    if (given->value.IsString()) mode = std::string(api::View(given->value));
+    if (!given->value.IsNull() && mode != "NONE" && mode != "TOTAL" && mode != "INDEXES") {
+      return api::Dispatch(db_, caller, target, ToJson(doc));
+    }
+    if (!given->value.IsNull() && !given->value.IsString()) {
+      return api::Dispatch(db_, caller, target, ToJson(doc));
+    }
+  }
+  auto& alloc = doc.GetAllocator();
+  doc.RemoveMember("ReturnConsumedCapacity");
+  doc.AddMember("ReturnConsumedCapacity", "INDEXES", alloc);
+  api::Response ran = held.empty() ? api::Dispatch(db_, caller, target, ToJson(doc))
+                                   : DispatchHoldingBack(db_, caller, target, doc, held);
+  if (ran.http_status != 200) return ran;
+  rapidjson::Document answer;
+  answer.Parse(ran.body.data(), ran.body.size());
+  if (answer.HasParseError() || !answer.IsObject()) return ran;
+  if (auto consumed = answer.FindMember("ConsumedCapacity"); consumed != answer.MemberEnd()) {
+    throttle_.Charge(caller.ns, consumed->value, shape.reads);
+  }
+  if (mode == "INDEXES") return ran;
+  RestoreCapacityMode(answer, mode);
+  return {200, ToJson(answer)};
+}
+
+ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::string_view target,
+                                             std::string_view body) {
+  rapidjson::Document doc;
+  if (!api::IsKnownTarget(target) || !api::ParseUntrustedJson(body, doc) || !doc.IsObject()) {
+    return {api::Dispatch(db_, caller, target, body)};
+  }
+  RequestShape shape = ShapeOf(target, doc);
+  ControlledResponse out;
+  if (faults_.any()) {
+    if (auto fault = faults_.Match(caller.ns, shape)) {
+      switch (fault->kind) {
+        case Fault::Kind::kDrop:
+          out.drop_connection = true;
+          return out;
+        case Fault::Kind::kError:
+          out.response = InjectError(db_, caller, target, doc, shape, *fault);
+          return out;
+        case Fault::Kind::kDelay:
+          out.delay_millis = fault->delay_millis;
+          break;
+      }
+    }
+  }
+  if (throttle_.enabled() && shape.consumes) {
+    out.response = Throttled(caller, target, doc, shape);
+  } else {
+    out.response = api::Dispatch(db_, caller, target, body);
+  }
+  return out;
+}
+
+}  // namespace ddb::emulator
