@@ -6,15 +6,19 @@
 # Stage one compiles the server with the project's own CMake build on Debian
 # bookworm and gathers the runtime file system: the stripped binary, exactly
 # the shared libraries it loads (from ldd), the preloaded models and a passwd
-# entry for the unprivileged user. Stage two is that file system alone, FROM
-# scratch: no shell or package manager, so the image stays small and the
-# health check is the binary's own --healthcheck mode.
+# entry for the unprivileged user, and Debian's static busybox as /bin/sh
+# with its applets. Stage two is that file system alone, FROM scratch: no
+# package manager and no libraries but the server's; the one static busybox
+# (about 2 MB) is there because Testcontainers' default wait strategy checks
+# the port from inside the container with `/bin/sh -c "cat /proc/net/tcp* |
+# awk … | grep … || nc -vz …"`, and stream triggers' "Command" runs through
+# /bin/sh. The health check stays the binary's own --healthcheck mode.
 
 FROM debian:bookworm-slim AS build
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libboost-program-options-dev \
-      zlib1g-dev libssl-dev >/dev/null \
+      zlib1g-dev libssl-dev busybox-static >/dev/null \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -45,7 +49,12 @@ RUN set -eu; root=/runtime; \
       "$UID" "$UID" >"$root/etc/passwd"; \
     printf 'root:x:0:\nlocaldynamo:x:%s:\n' "$UID" >"$root/etc/group"; \
     printf 'hosts: files dns\n' >"$root/etc/nsswitch.conf"; \
-    mkdir -p /writable/data /writable/home/dynamodblocal
+    mkdir -p /writable/data /writable/home/dynamodblocal; \
+    install -D -m 0755 /bin/busybox "$root/bin/busybox"; \
+    for applet in $(/bin/busybox --list); do \
+      [ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"; \
+    done; \
+    mkdir -p "$root/usr/bin"; ln -s /bin/env "$root/usr/bin/env"
 
 FROM scratch
 ARG UID=1000
