@@ -183,6 +183,12 @@ class Run:
 
     def kill_if_running(self):
         if self.proc.poll() is None:
+            # Killing buildah alone would leave the server it started running.
+            for pid in descendants_named(self.proc.pid, "localdynamo"):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             self.proc.kill()
             self.proc.wait()
 
