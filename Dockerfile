@@ -1,21 +1,51 @@
-# The localdynamo container image: a drop-in for amazon/dynamodb-local.
+# The localdynamo container image: a drop-in for amazon/dynamodb-local, for
+# linux/amd64 and linux/arm64 (Apple Silicon, Graviton).
 #
 #   docker run -p 8000:8000 localdynamo
 #   docker run -p 8000:8000 localdynamo -jar DynamoDBLocal.jar -sharedDb -inMemory
+#   docker buildx build --platform linux/amd64,linux/arm64 -t localdynamo .
 #
-# Stage one compiles the server with the project's own CMake build on Debian
-# bookworm and gathers the runtime file system: the stripped binary, exactly
-# the shared libraries it loads (from ldd), the preloaded models and a passwd
-# entry for the unprivileged user. Stage two is that file system alone, FROM
-# scratch: no shell or package manager, so the image stays small and the
-# health check is the binary's own --healthcheck mode.
+# Stage one runs on the build machine's own architecture ($BUILDPLATFORM)
+# and compiles the server for the target's ($TARGETARCH) with the project's
+# CMake build on Debian bookworm: natively when they match, else with
+# Debian's cross toolchain and the target's libraries installed through
+# multiarch (cmake/aarch64-linux-gnu.cmake), so no step runs under
+# emulation. It gathers the runtime file system: the stripped binary, exactly
+# the shared libraries it loads (scripts/image-libs.sh, from its ELF headers),
+# the preloaded models, a passwd entry for the unprivileged user, and
+# Debian's static busybox for the target as /bin/sh with its applets. Stage
+# two is that file system alone, FROM scratch: no package manager and no
+# libraries but the server's; the one static busybox (about 2 MB) is there
+# because Testcontainers' default wait strategy checks the port from inside
+# the container with `/bin/sh -c "cat /proc/net/tcp* | awk … | grep … ||
+# nc -vz …"`, and stream triggers' "Command" runs through /bin/sh. The health
+# check stays the binary's own --healthcheck mode.
 
-FROM debian:bookworm-slim AS build
-RUN apt-get update -qq \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libboost-program-options-dev \
-      zlib1g-dev libssl-dev >/dev/null \
- && rm -rf /var/lib/apt/lists/*
+FROM --platform=$BUILDPLATFORM debian:bookworm-slim AS build
+ARG BUILDARCH=amd64
+ARG TARGETARCH=amd64
+RUN set -eu; \
+    case "$BUILDARCH/$TARGETARCH" in \
+      amd64/amd64|arm64/arm64) compiler=g++ ;; \
+      amd64/arm64) compiler=g++-aarch64-linux-gnu; dpkg --add-architecture arm64 ;; \
+      *) echo "building for $TARGETARCH on $BUILDARCH is not supported" >&2; exit 1 ;; \
+    esac; \
+    apt-get update -qq; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      $compiler make cmake binutils rapidjson-dev busybox-static \
+      librocksdb-dev:$TARGETARCH libboost-dev:$TARGETARCH \
+      libboost-program-options-dev:$TARGETARCH zlib1g-dev:$TARGETARCH \
+      libssl-dev:$TARGETARCH >/dev/null; \
+    mkdir -p /opt/busybox; \
+    if [ "$TARGETARCH" = "$BUILDARCH" ]; then \
+      cp /bin/busybox /opt/busybox/busybox; \
+    else \
+      cd /tmp; apt-get download -qq "busybox-static:$TARGETARCH"; \
+      dpkg-deb -x busybox-static_*_"$TARGETARCH".deb /tmp/busybox-root; \
+      cp /tmp/busybox-root/bin/busybox /opt/busybox/busybox; \
+      rm -rf /tmp/busybox-*; \
+    fi; \
+    rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
 COPY cmake cmake
@@ -27,24 +57,35 @@ COPY emulator emulator
 COPY cli cli
 COPY server server
 ARG JOBS=2
-RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF >/dev/null \
- && cmake --build build -j "$JOBS" --target localdynamo \
- && strip --strip-unneeded build/localdynamo
+RUN set -eu; \
+    if [ "$TARGETARCH" = "$BUILDARCH" ]; then cross=""; strip=strip; \
+    else cross="-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake"; strip=aarch64-linux-gnu-strip; fi; \
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF $cross >/dev/null; \
+    cmake --build build -j "$JOBS" --target localdynamo; \
+    $strip --strip-unneeded build/localdynamo
 
-# The runtime root: the binary and every library ldd resolves (with the
-# dynamic loader), at the paths the loader searches.
+# The runtime root: the binary and every library it loads (with the dynamic
+# loader), at the paths the loader searches; busybox and its applet links
+# (the list from the build machine's busybox, the same Debian version).
 ARG UID=1000
+COPY scripts/image-libs.sh /usr/local/bin/image-libs
 RUN set -eu; root=/runtime; \
+    case "$TARGETARCH" in amd64) triplet=x86_64-linux-gnu ;; arm64) triplet=aarch64-linux-gnu ;; esac; \
     install -D -m 0755 build/localdynamo "$root/usr/local/bin/localdynamo"; \
-    for lib in $(ldd build/localdynamo | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do \
+    for lib in $(image-libs build/localdynamo "$triplet"); do \
       cp --parents -L "$lib" "$root/"; \
     done; \
-    mkdir -p "$root/etc" "$root/tmp" "$root/usr/share/localdynamo"; \
+    mkdir -p "$root/etc" "$root/tmp" "$root/usr/share/localdynamo" "$root/usr/bin"; \
     chmod 1777 "$root/tmp"; \
     printf 'root:x:0:0:root:/root:/sbin/nologin\nlocaldynamo:x:%s:%s:localdynamo:/data:/sbin/nologin\n' \
       "$UID" "$UID" >"$root/etc/passwd"; \
     printf 'root:x:0:\nlocaldynamo:x:%s:\n' "$UID" >"$root/etc/group"; \
     printf 'hosts: files dns\n' >"$root/etc/nsswitch.conf"; \
+    install -D -m 0755 /opt/busybox/busybox "$root/bin/busybox"; \
+    for applet in $(/bin/busybox --list); do \
+      [ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"; \
+    done; \
+    ln -s /bin/env "$root/usr/bin/env"; \
     mkdir -p /writable/data /writable/home/dynamodblocal
 
 FROM scratch

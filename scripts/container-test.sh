@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Builds the container image with buildah and tests it end to end
-# (tests/container/check_image.py): the server in the container answers
-# boto3, the preloaded models are there, data survives a restart in the
-# volume, the process runs as a non-root user, the HEALTHCHECK works.
+# Builds the container image for linux/amd64 and linux/arm64 with buildah
+# and tests both end to end:
+# - amd64 (tests/container/check_image.py): the server in the container
+#   answers boto3, the preloaded models are there, data survives a restart
+#   in the volume, the process runs as a non-root user, the HEALTHCHECK
+#   works, the image's /bin/sh runs Testcontainers' port checks and a
+#   Command trigger;
+# - amd64 through Testcontainers for Node against podman's Docker-compatible
+#   API (tests/container/testcontainers/run.sh): the default wait strategy,
+#   DynamoDB Local's command line with a log-message wait, the .NET module's
+#   GET / wait; then the AWS SDK for JavaScript v3;
+# - arm64, cross-compiled in the Dockerfile's build stage (no emulated build
+#   step), run under qemu-user-static with a boto3 smoke set
+#   (scripts/arm64-smoke.sh);
+# and puts both into a manifest list, $IMAGE-multiarch.
+# Builds run on an amd64 machine (the build stage is always amd64).
 #
-# No Docker engine is needed: buildah builds and runs the image (chroot
+# No Docker engine is needed: buildah builds and runs the images (chroot
 # isolation, the host's network), with the base image made by
 # scripts/container-base.sh. Installs what it needs with apt-get; needs root
-# or sudo. Prints the build time, the image size and the start-up time.
-#   scripts/container-test.sh            build as localdynamo:test and test it
+# or sudo. Prints the build times, the image sizes and the start-up time.
+#   scripts/container-test.sh            build localdynamo:test (+ -arm64) and test them
 #   IMAGE=name scripts/container-test.sh another tag
 #   STORAGE_DRIVER=overlay ...           buildah's storage driver (default vfs)
+#   LOCALDYNAMO_SKIP_ARM64=1 ...         leave out the arm64 image and its smoke test
+#   LOCALDYNAMO_SKIP_TESTCONTAINERS=1 ... leave out the Testcontainers test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,11 +32,16 @@ image=${IMAGE:-localdynamo:test}
 driver=${STORAGE_DRIVER:-vfs}
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
+bah() { $sudo buildah --storage-driver "$driver" "$@"; }
 
 missing=()
-for p in buildah debootstrap python3 python3-boto3; do
+for p in buildah debootstrap python3 python3-boto3 python3-pytest podman runc qemu-user-static; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Testcontainers' test needs node and npm (a node from elsewhere is fine).
+if [[ "${LOCALDYNAMO_SKIP_TESTCONTAINERS:-0}" != 1 ]] && ! command -v npm >/dev/null; then
+  missing+=(npm)
+fi
 if ((${#missing[@]})); then
   echo "container-test: installing ${missing[*]}"
   $sudo apt-get update -qq
@@ -30,12 +49,47 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 fi
 
+size_of() { bah images --format '{{.Size}}' "$1" | head -n 1; }
+
 started=$(date +%s)
 STORAGE_DRIVER=$driver scripts/container-base.sh
-echo "container-test: building $image"
+echo "container-test: building $image (linux/amd64)"
 build_started=$(date +%s)
-$sudo buildah --storage-driver "$driver" bud --isolation chroot --pull-never --layers \
-  --format docker -q -t "$image" . >/dev/null
-echo "container-test: image built in $(($(date +%s) - build_started)) s"
+build_for() {  # ARCH TAG: buildah knows TARGETARCH but not BUILDPLATFORM/BUILDARCH
+  bah bud --isolation chroot --pull-never --layers --format docker --platform "linux/$1" \
+    --build-arg BUILDPLATFORM=linux/amd64 --build-arg BUILDARCH=amd64 \
+    --build-arg TARGETARCH="$1" -q -t "$2" . >/dev/null
+}
+build_for amd64 "$image"
+echo "container-test: amd64 image built in $(($(date +%s) - build_started)) s, $(size_of "$image")"
 $sudo /usr/bin/python3 tests/container/check_image.py --image "$image" --storage-driver "$driver"
+
+if [[ "${LOCALDYNAMO_SKIP_TESTCONTAINERS:-0}" != 1 ]]; then
+  tc_started=$(date +%s)
+  $sudo tests/container/testcontainers/run.sh "localhost/$image" "$driver"
+  echo "container-test: Testcontainers test passed in $(($(date +%s) - tc_started)) s"
+fi
+
+if [[ "${LOCALDYNAMO_SKIP_ARM64:-0}" != 1 ]]; then
+  arm_image="$image-arm64"
+  echo "container-test: building $arm_image (linux/arm64, cross-compiled)"
+  build_started=$(date +%s)
+  build_for arm64 "$arm_image"
+  echo "container-test: arm64 image built in $(($(date +%s) - build_started)) s," \
+    "$(size_of "$arm_image")"
+  smoke_started=$(date +%s)
+  scripts/arm64-smoke.sh "$arm_image" "$driver"
+  echo "container-test: arm64 smoke test passed in $(($(date +%s) - smoke_started)) s"
+  # The manifest list a registry serves to both architectures
+  # (`buildah manifest push --all` it to yours).
+  list="$image-multiarch"
+  bah manifest rm "$list" >/dev/null 2>&1 || true
+  bah manifest create "$list" >/dev/null
+  bah manifest add "$list" "$image" >/dev/null
+  bah manifest add "$list" "$arm_image" >/dev/null
+  archs=$(bah manifest inspect "$list" | /usr/bin/python3 -c \
+    'import json,sys; print(" ".join(sorted(m["platform"]["architecture"] for m in json.load(sys.stdin)["manifests"])))')
+  [[ "$archs" == "amd64 arm64" ]] || { echo "container-test: manifest list holds: $archs" >&2; exit 1; }
+  echo "container-test: manifest list $list: $archs"
+fi
 echo "container-test: passed in $(($(date +%s) - started)) s"

@@ -4,7 +4,8 @@
 # it with boto3, the AWS CLI and the AWS SDK for JavaScript, and the browser
 # tests of the web console (chromium driven by playwright-core); then checks
 # the engine's lock annotations with Clang (scripts/thread_safety.sh); builds
-# the container image and tests it end to end (scripts/container-test.sh;
+# the container images (amd64, and arm64 cross-compiled and run under qemu) and tests
+# them end to end, Testcontainers for Node included (scripts/container-test.sh;
 # needs root or sudo; skip it with LOCALDYNAMO_SKIP_CONTAINER_TEST=1); and
 # last builds the project twice more, with ASan + UBSan and with TSan, and
 # runs the tests against those builds (scripts/sanitizers.sh: about half an

@@ -115,6 +115,16 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                          {"Access-Control-Max-Age", "172800"}};
     return Finish(std::move(preflight), request, true);
   }
+  if (request.method == "GET" && request.target == "/" && options_.dynamodb_local_root) {
+    // DynamoDB Local's answer to an unsigned request, which tools written
+    // for it (Testcontainers' .NET module) wait for.
+    return Finish({400,
+                   {{"Content-Type", "application/x-amz-json-1.0"}},
+                   R"({"__type":"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",)"
+                   R"("Message":"Request must contain either a valid (registered) AWS access key )"
+                   R"(ID or X.509 certificate."})"},
+                  request, options_.cors);
+  }
   if (request.method == "GET" && request.target == "/") {
     // DynamoDB names the host the client reached.
     return Finish({200, {{"Content-Type", "text/plain"}}, "healthy: " + HostOf(request) + " "},

@@ -29,6 +29,9 @@ struct EndpointOptions {
   // database on its first request; null when no models are preloaded.
   emulator::Preloader* preloader = nullptr;
   bool console = true;  // the web console for browsers (false: --no-console)
+  // GET / answers DynamoDB Local's 400 MissingAuthenticationToken instead of
+  // DynamoDB's 200 "healthy: HOST" (--root-answer dynamodb-local).
+  bool dynamodb_local_root = false;
   // With --verify-signatures: checks every DynamoDB and Streams request's
   // SigV4 signature (the health check and the admin API stay open); null
   // accepts any signature, as DynamoDB Local does.

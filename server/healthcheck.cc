@@ -19,6 +19,16 @@ using tcp = asio::ip::tcp;
 
 constexpr auto kProbeTimeout = std::chrono::seconds(3);
 
+}  // namespace
+
+bool IsHealthyAnswer(int status, std::string_view body) {
+  // --root-answer dynamodb-local: the server answers GET / as DynamoDB Local does.
+  return status == 200 ||
+         (status == 400 && body.find("#MissingAuthenticationToken\"") != std::string_view::npos);
+}
+
+namespace {
+
 // The state of one probe: resolve, connect, write, read, each step chained
 // from the last one's completion and all bounded by one deadline.
 class Probe {
@@ -48,7 +58,7 @@ class Probe {
         if (Failed(ec, "sending")) return;
         http::async_read(stream_, buffer_, response_, [this](beast::error_code ec, size_t) {
           if (Failed(ec, "reading the answer")) return;
-          problem_ = response_.result_int() == 200
+          problem_ = IsHealthyAnswer(response_.result_int(), response_.body())
                          ? ""
                          : "HTTP " + std::to_string(response_.result_int());
         });

@@ -3,7 +3,9 @@
 // A container HEALTHCHECK runs a command inside the image, and ours holds no
 // shell, curl or wget, so the server binary probes itself: it GETs URL
 // (default http://127.0.0.1:8000/, the health check answered by the endpoint)
-// and exits 0 on a 200 answer, 1 on anything else, within a few seconds.
+// and exits 0 on a 200 answer (or DynamoDB Local's 400 MissingAuthenticationToken
+// answer, which the server gives with --root-answer dynamodb-local), 1 on
+// anything else, within a few seconds.
 //
 // Thread safety: pure functions; each call runs its own I/O context.
 #pragma once
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace ddb::server {
 
@@ -27,7 +30,11 @@ struct HealthCheckTarget {
 // anything else, https included.
 std::optional<HealthCheckTarget> ParseHealthCheckUrl(const std::string& url);
 
-// GETs the target; answers an empty string on a 200 answer, else what went
+// Whether an answer to the probe's GET means a serving server: 200, as
+// DynamoDB answers, or DynamoDB Local's 400 with MissingAuthenticationToken.
+bool IsHealthyAnswer(int status, std::string_view body);
+
+// GETs the target; answers an empty string on a healthy answer, else what went
 // wrong ("connection refused", "HTTP 503", "timed out", ...).
 std::string ProbeHealth(const HealthCheckTarget& target, std::chrono::milliseconds timeout);
 

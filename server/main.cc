@@ -20,6 +20,7 @@
 #include "emulator/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "server/dynamodb_local_banner.h"
 #include "server/endpoint.h"
 #include "server/healthcheck.h"
 #include "server/http_server.h"
@@ -191,6 +192,7 @@ int main(int argc, char** argv) {
                                    .admin = options->admin ? &admin : nullptr,
                                    .preloader = model_tables > 0 ? &preloader : nullptr,
                                    .console = options->console,
+                                   .dynamodb_local_root = options->dynamodb_local_root,
                                    .verifier = verifier.get(),
                                    .controls = &controls});
   std::unique_ptr<server::HttpServer> http;
@@ -212,6 +214,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // DynamoDB Local's lines first: tools written for it wait for them.
+  std::cout << server::DynamoDbLocalBanner(*options, http->port(), LOCALDYNAMO_VERSION);
   std::string location = options->in_memory
                              ? "in memory"
                              : "persistent in " +

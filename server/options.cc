@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <string_view>
 #include <vector>
@@ -83,6 +84,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("sample-items", po::bool_switch(&options.sample_items),
        "also load the models' sample items into the tables created at start")
       ("no-console", "turn off the web console (GET / then answers the health check to browsers too)")
+      ("root-answer", po::value<std::string>()->value_name("dynamodb|dynamodb-local"),
+       "how GET / answers: `dynamodb` (the default), 200 \"healthy: HOST\" as DynamoDB "
+       "does; `dynamodb-local`, 400 MissingAuthenticationToken as DynamoDB Local does, "
+       "which the Testcontainers .NET module waits for (default from "
+       "$LOCALDYNAMO_ROOT_ANSWER)")
       ("healthcheck",
        po::value<std::string>()->value_name("URL")->implicit_value(kDefaultHealthCheckUrl),
        healthcheck_help.c_str())
@@ -143,7 +149,23 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("inMemory")) options.in_memory = true;
   if (vm.count("dbPath")) options.data_dir = vm["dbPath"].as<std::string>();
   if (vm.count("delayTransientStatuses")) options.delay_transient_millis = 500;
-  if (vm.count("cors")) options.cors = true;
+  if (vm.count("cors")) {
+    options.cors = true;
+    options.cors_params = vm["cors"].as<std::string>();
+  }
+  std::string root_answer = "dynamodb";
+  if (const char* from_env = std::getenv("LOCALDYNAMO_ROOT_ANSWER"); from_env && *from_env) {
+    root_answer = from_env;
+  }
+  if (vm.count("root-answer")) root_answer = vm["root-answer"].as<std::string>();
+  if (root_answer != "dynamodb" && root_answer != "dynamodb-local") {
+    std::cerr << "localdynamo: --root-answer (or LOCALDYNAMO_ROOT_ANSWER) must be dynamodb or "
+                 "dynamodb-local, not '"
+              << root_answer << "'\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  options.dynamodb_local_root = root_answer == "dynamodb-local";
   if (options.transaction_hold_millis < 0 || options.transaction_hold_millis > 60000) {
     std::cerr << "localdynamo: --transaction-hold-ms must be between 0 and 60000\n";
     *exit_code = 2;

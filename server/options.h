@@ -2,7 +2,7 @@
 // (-port, -inMemory, -dbPath, -sharedDb, …) so existing scripts switch over
 // unchanged.
 //
-// Thread safety: pure function.
+// Thread safety: reads the environment; otherwise a pure function.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@ struct Options {
   std::string data_dir = "./localdynamo-data";
   bool per_key_databases = false;
   bool cors = true;  // DynamoDB Local's default ("*"); -cors is accepted
+  std::string cors_params;  // the -cors value as given (empty: not given)
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   bool throttle = false;    // provisioned capacity throttles (emulator/throttle.h)
@@ -35,12 +36,17 @@ struct Options {
   bool no_models = false;
   bool sample_items = false;
   bool console = true;  // the web console at GET / for browsers
+  // GET / answers as DynamoDB Local does (400 MissingAuthenticationToken)
+  // instead of DynamoDB's 200 "healthy: ..." (--root-answer dynamodb-local,
+  // or $LOCALDYNAMO_ROOT_ANSWER).
+  bool dynamodb_local_root = false;
   bool verify_signatures = false;  // check SigV4 signatures (off, as in DynamoDB Local)
   std::string credentials_file;    // "ACCESS_KEY SECRET" lines; empty: none
 };
 
 // Returns the options, or nullopt after printing help, the version or an
-// error (then `*exit_code` says how to exit).
+// error (then `*exit_code` says how to exit). Reads $LOCALDYNAMO_ROOT_ANSWER
+// as the default of --root-answer.
 std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code);
 
 }  // namespace ddb::server

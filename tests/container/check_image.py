@@ -15,7 +15,12 @@ configured user, with its /data volume — through
 - data written in persistent mode lands in the /data volume, owned by that
   user, and survives a restart over the same volume, the second run started
   with a DynamoDB Local command line (`-jar DynamoDBLocal.jar -sharedDb
-  -dbPath /data ...`).
+  -dbPath /data ...`);
+- the image's /bin/sh (static busybox) runs the internal port checks of
+  Testcontainers' default wait strategy, as Java and Go send them (one
+  `/bin/sh -c`) and as Node sends them (each part apart), answering 0 for
+  the server's port and non-zero for a closed one; and a stream trigger's
+  "Command" runs in the image and receives its batch.
 
 buildah mounts a directory of its own for an image's VOLUME, over any `-v`
 bind at the same path, and keeps it with the container; so the restart is a
@@ -178,6 +183,12 @@ class Run:
 
     def kill_if_running(self):
         if self.proc.poll() is None:
+            # Killing buildah alone would leave the server it started running.
+            for pid in descendants_named(self.proc.pid, "localdynamo"):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             self.proc.kill()
             self.proc.wait()
 
@@ -236,6 +247,82 @@ def check_fixtures_in_image(buildah, container):
     in_repo = sorted(str(p.relative_to(REPO_ROOT / "fixtures"))
                      for p in (REPO_ROOT / "fixtures").rglob("*"))
     check(in_image == in_repo, "fixtures in the image differ: {} vs {}".format(in_image, in_repo))
+
+
+def port_check_commands(port):
+    """Testcontainers' internal port checks for `port`: Java's single
+    command (Go's differs only in the hex padding and /bin/sh for bash), then
+    Node's first, the one of its three (run apart, bound if any answers 0)
+    this image answers: Debian's busybox `nc` has no -v or -z, and there is
+    no bash, so `nc -vz …` and `/bin/bash -c '</dev/tcp/…'` always fail here,
+    as Java's and Go's fall-backs after /proc/net/tcp do."""
+    java = ("true &&  (cat /proc/net/tcp* | awk '{{print $2}}' | grep -i ':0*{hex}' || "
+            "nc -vz -w 1 localhost {port} || "
+            "/bin/bash -c '</dev/tcp/localhost/{port}')").format(hex="%x" % port, port=port)
+    node = [["/bin/sh", "-c", "cat /proc/net/tcp* | awk '{print $2}' | grep -i :%04x" % port]]
+    return [["/bin/sh", "-c", java]] + node
+
+
+def check_shell_and_command_triggers(buildah, container, config, log_dir):
+    """An in-memory run that allows command triggers: Testcontainers' port
+    checks from a second container of the image, then a trigger whose
+    Command (run by /bin/sh in the image) writes its batch to a file."""
+    port = free_port()
+    url = "http://127.0.0.1:{}".format(port)
+    argv = (config.get("Entrypoint") or []) + ["-inMemory", "--no-models", "-port", str(port),
+                                                "--allow-command-triggers"]
+    run = Run(buildah, container, argv, log_dir)
+    try:
+        run.wait_answering(url)
+        # Now, before the trigger's command: a child of the server is named
+        # like it between its fork and its exec.
+        server_root = Path("/proc", str(run.server_pid()), "root")
+        for command in port_check_commands(port):
+            result = run.exec_in_image(*command)
+            check(result.returncode == 0, "port check {!r} answered {}: {}{}".format(
+                command[-1], result.returncode, result.stdout, result.stderr))
+        closed = free_port()
+        for command in port_check_commands(closed):
+            result = run.exec_in_image(*command)
+            check(result.returncode != 0, "port check {!r} found the closed port {}".format(
+                command[-1], closed))
+        client = client_for(url)
+        client.create_table(TableName="shell-check",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                            BillingMode="PAY_PER_REQUEST",
+                            StreamSpecification={"StreamEnabled": True,
+                                                 "StreamViewType": "NEW_IMAGE"})
+        trigger = {"Name": "to-file", "TableName": "shell-check",
+                   "Command": "cat > /tmp/batch.json.part && mv /tmp/batch.json.part /tmp/batch.json",
+                   "StartingPosition": "TRIM_HORIZON"}
+        request = urllib.request.Request(url + "/_localdynamo/triggers",
+                                         data=json.dumps(trigger).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            check(answer.status in (200, 201), "adding the trigger: HTTP {}".format(answer.status))
+        client.put_item(TableName="shell-check", Item={"pk": {"S": "through-sh"}})
+        delivered = server_root / "tmp" / "batch.json"
+        deadline = time.monotonic() + START_DEADLINE_S
+        while not delivered.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check(delivered.exists(), "the Command trigger delivered nothing:\n" + run.log())
+        event = json.loads(delivered.read_text())
+        check(event["Records"][0]["dynamodb"]["NewImage"] == {"pk": {"S": "through-sh"}},
+              "the Command trigger got {}".format(event))
+        wait_for_one_server(run)
+        code = run.stop()
+        check(code == 0, "exit code {} after SIGTERM:\n{}".format(code, run.log()))
+    finally:
+        run.kill_if_running()
+
+
+def wait_for_one_server(run):
+    """Until the trigger's command has exec'd /bin/sh and exited."""
+    deadline = time.monotonic() + START_DEADLINE_S
+    while len(descendants_named(run.proc.pid, "localdynamo")) != 1:
+        check(time.monotonic() < deadline, "the trigger's command never finished")
+        time.sleep(0.05)
 
 
 def first_run(buildah, container, config, uid, log_dir):
@@ -323,6 +410,13 @@ def main():
             restart = second_run(buildah, container, config, tables, log_dir)
             print("start to first answer (restart over the volume): {:.0f} ms".format(
                 restart * 1e3))
+        shell_container = buildah("from", "--pull-never", options.image).strip()
+        try:
+            with tempfile.TemporaryDirectory(prefix="localdynamo-logs-") as log_dir:
+                check_shell_and_command_triggers(buildah, shell_container, config, log_dir)
+            print("Testcontainers' port checks and a Command trigger work in the image")
+        finally:
+            buildah("rm", shell_container)
     finally:
         buildah("rm", container)
     print("container image checks passed")

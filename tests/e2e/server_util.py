@@ -90,6 +90,9 @@ class ServerProcess:
         try:
             with urllib.request.urlopen(self.url + "/", timeout=1) as resp:
                 return resp.status == 200
+        except urllib.error.HTTPError as e:
+            # --root-answer dynamodb-local: GET / answers as DynamoDB Local does.
+            return e.code == 400 and b"#MissingAuthenticationToken" in e.read()
         except (urllib.error.URLError, OSError, http.client.HTTPException):
             return False
 

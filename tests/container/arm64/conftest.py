@@ -1,0 +1,6 @@
+"""The arm64 smoke test runs through tests/e2e's helpers (scripts/arm64-smoke.sh
+puts tests/ on PYTHONPATH)."""
+
+from e2e.e2e_util import isolate_from_user_aws_config
+
+isolate_from_user_aws_config()
