@@ -13,8 +13,10 @@ namespace {
 // The kernels take most of a search's time: one pass over every stored
 // component. Eight independent double sums let the compiler vectorize them
 // without reassociating floating-point additions; on x86-64 an AVX2 clone
-// is picked at run time where the processor has it.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// is picked at run time where the processor has it. Not under
+// ThreadSanitizer: the clones' resolver runs before its runtime is ready,
+// and the program dies at start.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define DDB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define DDB_VECTOR_CLONES
