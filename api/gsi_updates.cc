@@ -100,29 +100,36 @@ ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request) {
   return true;
 }
 
+ApiResult<bool> MergeAttributeDefinitions(const rapidjson::Value& json,
+                                          engine::TableSchema& schema) {
+  Constraints constraints;
+  auto definitions = ReadAttributeDefinitions(json, constraints);
+  if (!definitions.ok()) return definitions.take_error();
+  if (!constraints.empty()) return constraints.ToError();
+  for (const auto& definition : *definitions) {
+    auto& defs = schema.attribute_definitions;
+    auto same = std::find_if(defs.begin(), defs.end(),
+                             [&](const auto& d) { return d.name == definition.name; });
+    if (same == defs.end()) {
+      defs.push_back(definition);
+    } else if (same->type != definition.type) {
+      return Invalid(
+          "Attributes cannot be redefined. Please check that your attribute has the same type "
+          "as previously defined. Existing schema: " + DefinitionEcho(*same) +
+          " New schema: " + DefinitionEcho(definition));
+    }
+  }
+  return true;
+}
+
 ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
                                                     engine::TableSchema& schema,
                                                     std::string_view region) {
   auto actions = ReadActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   if (request.definitions) {
-    Constraints constraints;
-    auto definitions = ReadAttributeDefinitions(*request.definitions, constraints);
-    if (!definitions.ok()) return definitions.take_error();
-    if (!constraints.empty()) return constraints.ToError();
-    for (const auto& definition : *definitions) {
-      auto& defs = schema.attribute_definitions;
-      auto same = std::find_if(defs.begin(), defs.end(),
-                               [&](const auto& d) { return d.name == definition.name; });
-      if (same == defs.end()) {
-        defs.push_back(definition);
-      } else if (same->type != definition.type) {
-        return Invalid(
-            "Attributes cannot be redefined. Please check that your attribute has the same type "
-            "as previously defined. Existing schema: " + DefinitionEcho(*same) +
-            " New schema: " + DefinitionEcho(definition));
-      }
-    }
+    auto merged = MergeAttributeDefinitions(*request.definitions, schema);
+    if (!merged.ok()) return merged.take_error();
   }
   std::vector<std::string> created;
   auto& indexes = schema.global_indexes;

@@ -28,6 +28,12 @@ struct GsiUpdates {
 // index, at most one Create or Delete per call.
 ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request);
 
+// Adds UpdateTable's AttributeDefinitions to `schema`'s; an attribute
+// defined again with another type is refused with DynamoDB's text. Used by
+// GSI and vector index creation alike.
+ApiResult<bool> MergeAttributeDefinitions(const rapidjson::Value& json,
+                                          engine::TableSchema& schema);
+
 // Applies the updates to `schema`; returns the names of created indexes.
 // New indexes get index_id 0 (the engine assigns ids). `region` names the
 // account's region in limit errors.

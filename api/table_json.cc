@@ -95,6 +95,20 @@ void WriteProjection(JsonWriter& w, const engine::Projection& p) {
   w.EndObject();
 }
 
+// Every index description's tail: IndexSizeBytes, ItemCount and IndexArn.
+void WriteIndexStatsAndArn(JsonWriter& w, const Context& ctx,
+                           const engine::TableDescription& description, uint32_t index_id,
+                           const std::string& name) {
+  auto stats = description.index_stats.find(index_id);
+  bool known = stats != description.index_stats.end();
+  w.Key("IndexSizeBytes");
+  w.Int64(known ? stats->second.size_bytes : 0);
+  w.Key("ItemCount");
+  w.Int64(known ? stats->second.item_count : 0);
+  w.Key("IndexArn");
+  WriteString(w, ctx.TableArn(description.schema.name) + "/index/" + name);
+}
+
 void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescription& description,
                   const std::vector<engine::IndexSchema>& indexes, const DescriptionView& view) {
   const engine::TableSchema& schema = description.schema;
@@ -124,14 +138,7 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
                   "ACTIVE");
       }
     }
-    auto stats = description.index_stats.find(index.index_id);
-    bool known = stats != description.index_stats.end();
-    w.Key("IndexSizeBytes");
-    w.Int64(known ? stats->second.size_bytes : 0);
-    w.Key("ItemCount");
-    w.Int64(known ? stats->second.item_count : 0);
-    w.Key("IndexArn");
-    WriteString(w, ctx.TableArn(schema.name) + "/index/" + index.name);
+    WriteIndexStatsAndArn(w, ctx, description, index.index_id, index.name);
     w.EndObject();
   }
   w.EndArray();
@@ -177,14 +184,7 @@ void WriteVectorIndexes(JsonWriter& w, const Context& ctx,
       w.Key("Backfilling");
       w.Bool(index.backfilling);
     }
-    auto stats = description.index_stats.find(index.index_id);
-    bool known = stats != description.index_stats.end();
-    w.Key("IndexSizeBytes");
-    w.Int64(known ? stats->second.size_bytes : 0);
-    w.Key("ItemCount");
-    w.Int64(known ? stats->second.item_count : 0);
-    w.Key("IndexArn");
-    WriteString(w, ctx.TableArn(schema.name) + "/index/" + index.name);
+    WriteIndexStatsAndArn(w, ctx, description, index.index_id, index.name);
     w.EndObject();
   }
   w.EndArray();

@@ -184,16 +184,9 @@ ApiResult<bool> ApplyCreateThroughputSettings(const rapidjson::Value& request,
     size_t i = 0;
     for (const auto& json : indexes->GetArray()) {
       if (i >= schema.global_indexes.size()) break;
-      engine::IndexSchema& index = schema.global_indexes[i++];
-      Target target{"index", index.name};
-      if (const auto* limits = Member(json, "OnDemandThroughput")) {
-        auto set = SetOnDemand(*limits, on_demand, true, index.on_demand, target, region);
-        if (!set.ok()) return set;
-      }
-      if (const auto* warm = Member(json, "WarmThroughput")) {
-        auto set = SetInitialWarm(*warm, on_demand, index.throughput, index.warm, target, region);
-        if (!set.ok()) return set;
-      }
+      // A new index's settings, as UpdateTable's Create action applies them.
+      auto set = ApplyIndexThroughputUpdate(json, true, schema, schema.global_indexes[i++], region);
+      if (!set.ok()) return set;
     }
   }
   RatchetWarm(schema);

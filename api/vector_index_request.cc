@@ -4,6 +4,7 @@
 #include <set>
 
 #include "api/create_table_request.h"
+#include "api/gsi_updates.h"
 #include "api/json_reader.h"
 #include "engine/secondary_index.h"
 #include "engine/vector_index.h"
@@ -177,17 +178,12 @@ ApiResult<int> CountVectorIndexUpdates(const rapidjson::Value& updates) {
 ApiResult<std::vector<std::string>> ApplyVectorIndexUpdates(const rapidjson::Value& updates,
                                                             const rapidjson::Value* definitions,
                                                             engine::TableSchema& schema) {
+  // The request's definitions declare the new indexes' search schema; the
+  // schema keeps only those a created index uses (below).
   engine::TableSchema with_definitions = schema;
   if (definitions) {
-    Constraints constraints;
-    auto read = ReadAttributeDefinitions(*definitions, constraints);
-    if (!read.ok()) return read.take_error();
-    if (!constraints.empty()) return constraints.ToError();
-    for (const auto& definition : *read) {
-      if (!FindDefinition(with_definitions.attribute_definitions, definition.name)) {
-        with_definitions.attribute_definitions.push_back(definition);
-      }
-    }
+    auto merged = MergeAttributeDefinitions(*definitions, with_definitions);
+    if (!merged.ok()) return merged.take_error();
   }
   std::vector<std::string> created;
   for (const auto& update : updates.GetArray()) {

@@ -172,20 +172,18 @@ ApiResult<std::string> SearchVectors(Context& ctx, const rapidjson::Value& reque
     if (!collected.ok()) return collected.take_error();
   }
   std::string table_name = TableNameFromArn(*table);
-  auto hits = ctx.db.SearchVectors(ctx.caller.ns, table_name, query);
-  if (!hits.ok()) return hits.status();
-  auto schema = ctx.db.GetSchema(ctx.caller.ns, table_name);
-  if (!schema.ok()) return schema.status();
-  const engine::VectorIndexSchema* index = engine::FindVectorIndex(**schema, query.index_name);
-  if (!index) return ApiError::Validation("The table does not have the specified index: " + query.index_name);
+  auto found = ctx.db.SearchVectors(ctx.caller.ns, table_name, query);
+  if (!found.ok()) return found.status();
+  const engine::TableSchema& schema = *found->schema;
+  const engine::VectorIndexSchema* index = found->index;
   bool keep_vector = NamesVector(expressions->projection, index->vector_attribute);
   size_t response_bytes = 0;
   std::string mode(CapacityMode(request));
   return RenderObject([&](JsonWriter& w) {
     w.Key("SearchResults");
     w.StartArray();
-    for (const auto& hit : *hits) {
-      engine::Item projected = ProjectForVectorIndex(**schema, *index, hit.item, keep_vector);
+    for (const auto& hit : found->hits) {
+      engine::Item projected = ProjectForVectorIndex(schema, *index, hit.item, keep_vector);
       // DynamoDB stops at 16 MB and does not page.
       response_bytes += engine::ItemSize(projected);
       if (response_bytes > kMaxResponseBytes) break;

@@ -42,6 +42,7 @@
 #include "engine/status.h"
 #include "engine/store.h"
 #include "engine/stream_log.h"
+#include "engine/table_items.h"
 #include "engine/table_registry.h"
 #include "engine/transactions.h"
 #include "engine/ttl_schedule.h"
@@ -149,8 +150,8 @@ class Database {
   // kNotFound for a missing table; kInvalidArgument with DynamoDB's text
   // for an unknown or backfilling index, a vector of the wrong dimension, or
   // a condition the index's search schema does not allow.
-  Result<std::vector<VectorHit>> SearchVectors(std::string_view ns, std::string_view table,
-                                               const VectorQuery& query);
+  Result<VectorSearchResult> SearchVectors(std::string_view ns, std::string_view table,
+                                           const VectorQuery& query);
 
   // --- Settings (settings.h) ----------------------------------------------
   Status PutSetting(std::string_view key, std::string_view value);
@@ -166,11 +167,10 @@ class Database {
   // Attaches loaded streams to their tables, and gives one to tables whose
   // schema says "stream enabled" without one (written before streams were kept).
   Status AttachStreams();
-  // Creates the entries of `index` for every item of the table (UpdateTable).
-  Status Backfill(TableState& state, const TableSchema& schema, const IndexSchema& index)
-      REQUIRES(state.write_mu);
-  // The same for a new vector index.
-  Status BackfillVectorIndex(TableState& state, const VectorIndexSchema& index)
+  // Creates a new index's entries (UpdateTable): `entry_of` gives each
+  // item's entry, or none when the item stays out of the index; the index's
+  // statistics are stored with the last batch.
+  Status Backfill(TableState& state, uint32_t index_id, const BackfillEntryOf& entry_of)
       REQUIRES(state.write_mu);
   // The rows of a vector index, read from its entries.
   Result<std::shared_ptr<VectorStoreHandle>> LoadVectorStore(TableState& state,

@@ -13,6 +13,34 @@
 #include "engine/vector_index.h"
 
 namespace ddb::engine {
+namespace {
+
+// A new GSI's entry for an item. Items whose index key has another type
+// than the new index declares stay out of it, as DynamoDB's backfill leaves
+// them (it reports them as violations).
+BackfillEntryOf GsiEntryOf(const TableSchema& schema, const IndexSchema& index) {
+  return [&schema, &index](std::string_view, const Item& item) -> std::optional<BackfillEntry> {
+    if (!ValidateIndexKeys(schema, item, false).ok()) return std::nullopt;
+    auto key = IndexEntryKey(schema, index, item);
+    if (!key) return std::nullopt;
+    Item projected = ProjectForIndex(schema, index, item);
+    return BackfillEntry{*key, EncodeItem(projected), static_cast<int64_t>(ItemSize(projected))};
+  };
+}
+
+// A new vector index's entry for an item; as for a GSI, items whose vector
+// does not fit the index stay out of it.
+BackfillEntryOf VectorEntryOf(uint64_t table_id, const VectorIndexSchema& index) {
+  return [&index, table_id](std::string_view item_key,
+                            const Item& item) -> std::optional<BackfillEntry> {
+    auto row = VectorRowOf(index, item);
+    if (!row.ok() || !*row) return std::nullopt;
+    return BackfillEntry{VectorEntryKey(table_id, index, item_key), EncodeVectorRow(**row),
+                         VectorEntrySize(index, item)};
+  };
+}
+
+}  // namespace
 
 Result<TableDescription> Database::UpdateTable(
     std::string_view ns, std::string_view name,
@@ -51,10 +79,11 @@ Result<TableDescription> Database::UpdateTable(
     // Also in memory: a failed backfill must not let the ids be reused.
     state.set_schema(std::make_shared<const TableSchema>(reserved));
     for (IndexSchema* index : created) {
-      DDB_RETURN_IF_ERROR(Backfill(state, schema, *index));
+      DDB_RETURN_IF_ERROR(Backfill(state, index->index_id, GsiEntryOf(schema, *index)));
     }
     for (VectorIndexSchema* index : created_vector) {
-      DDB_RETURN_IF_ERROR(BackfillVectorIndex(state, *index));
+      DDB_RETURN_IF_ERROR(
+          Backfill(state, index->index_id, VectorEntryOf(state.table_id, *index)));
     }
   }
   if (schema.ttl_attribute != old_schema->ttl_attribute) {
@@ -66,24 +95,24 @@ Result<TableDescription> Database::UpdateTable(
   std::shared_ptr<StreamState> new_stream;
   if (stream_started) new_stream = streams_.Start(ns, schema, batch);
   std::map<uint32_t, TableStats> index_stats = state.index_stats;
+  // Every kind of index keeps its entries under its own prefix.
+  std::vector<uint32_t> dropped;
   for (const IndexSchema* old_index : AllIndexes(*old_schema)) {
-    if (FindIndex(schema, old_index->name) != nullptr) continue;
-    std::string prefix = IndexPrefix(state.table_id, old_index->index_id);
-    batch.DeleteRange(Family::kIndexes, prefix, PrefixSuccessor(prefix));
-    batch.Delete(Family::kCatalog, catalog_keys::IndexStats(state.table_id, old_index->index_id));
-    index_stats.erase(old_index->index_id);
+    if (FindIndex(schema, old_index->name) == nullptr) dropped.push_back(old_index->index_id);
   }
   for (const VectorIndexSchema& old_index : old_schema->vector_indexes) {
-    if (FindVectorIndex(schema, old_index.name) != nullptr) continue;
-    std::string prefix = IndexPrefix(state.table_id, old_index.index_id);
+    if (FindVectorIndex(schema, old_index.name) == nullptr) dropped.push_back(old_index.index_id);
+  }
+  for (uint32_t index_id : dropped) {
+    std::string prefix = IndexPrefix(state.table_id, index_id);
     batch.DeleteRange(Family::kIndexes, prefix, PrefixSuccessor(prefix));
-    batch.Delete(Family::kCatalog, catalog_keys::IndexStats(state.table_id, old_index.index_id));
-    index_stats.erase(old_index.index_id);
-    state.vector_stores.erase(old_index.index_id);
+    batch.Delete(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index_id));
+    index_stats.erase(index_id);
   }
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_->Write(batch));
   state.index_stats = std::move(index_stats);
+  for (uint32_t index_id : dropped) state.vector_stores.erase(index_id);
   if (stop) streams_.ApplyStop(*state.stream, *stop);
   if (stream_stopped) state.stream = nullptr;
   if (new_stream) {
@@ -96,56 +125,23 @@ Result<TableDescription> Database::UpdateTable(
   return description;
 }
 
-Status Database::Backfill(TableState& state, const TableSchema& schema,
-                          const IndexSchema& index) {
-  TableStats stats;
-  auto batch = std::make_unique<Store::Batch>(*store_);
-  DDB_RETURN_IF_ERROR(ForEachTableItem(
-      *store_, state.table_id, batch,
-      [&](std::string_view, const Item& item, Store::Batch& batch) {
-        // Items whose index key has another type than the new index
-        // declares stay out of it, as DynamoDB's backfill leaves them (it
-        // reports them as violations).
-        if (!ValidateIndexKeys(schema, item, false).ok()) return Status::Ok();
-        auto key = IndexEntryKey(schema, index, item);
-        if (!key) return Status::Ok();
-        Item projected = ProjectForIndex(schema, index, item);
-        stats.item_count += 1;
-        stats.size_bytes += static_cast<int64_t>(ItemSize(projected));
-        batch.Put(Family::kIndexes, *key, EncodeItem(projected));
-        return Status::Ok();
-      }));
-  batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index.index_id),
-             EncodeTableStats(stats));
-  DDB_RETURN_IF_ERROR(store_->Write(*batch));
-  state.index_stats[index.index_id] = stats;
-  return Status::Ok();
-}
-
-}  // namespace ddb::engine
-
-namespace ddb::engine {
-
-Status Database::BackfillVectorIndex(TableState& state, const VectorIndexSchema& index) {
+Status Database::Backfill(TableState& state, uint32_t index_id, const BackfillEntryOf& entry_of) {
   TableStats stats;
   auto batch = std::make_unique<Store::Batch>(*store_);
   DDB_RETURN_IF_ERROR(ForEachTableItem(
       *store_, state.table_id, batch,
       [&](std::string_view item_key, const Item& item, Store::Batch& batch) {
-        // As for a GSI, items whose vector does not fit the new index stay
-        // out of it.
-        auto row = VectorRowOf(index, item);
-        if (!row.ok() || !*row) return Status::Ok();
+        auto entry = entry_of(item_key, item);
+        if (!entry) return Status::Ok();
         stats.item_count += 1;
-        stats.size_bytes += VectorEntrySize(index, item);
-        batch.Put(Family::kIndexes, VectorEntryKey(state.table_id, index, item_key),
-                  EncodeVectorRow(**row));
+        stats.size_bytes += entry->size;
+        batch.Put(Family::kIndexes, entry->key, entry->value);
         return Status::Ok();
       }));
-  batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index.index_id),
+  batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index_id),
              EncodeTableStats(stats));
   DDB_RETURN_IF_ERROR(store_->Write(*batch));
-  state.index_stats[index.index_id] = stats;
+  state.index_stats[index_id] = stats;
   return Status::Ok();
 }
 

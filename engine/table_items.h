@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "engine/attribute_value.h"
@@ -26,5 +28,16 @@ using ItemVisitor =
     std::function<Status(std::string_view item_key, const Item& item, Store::Batch& batch)>;
 Status ForEachTableItem(Store& store, uint64_t table_id, std::unique_ptr<Store::Batch>& batch,
                         const ItemVisitor& visit);
+
+// What a new index's backfill writes for one item: the entry's key and
+// value in the `indexes` family, and the bytes it counts for in the index's
+// size; none when the item stays out of the index.
+struct BackfillEntry {
+  std::string key;
+  std::string value;
+  int64_t size = 0;
+};
+using BackfillEntryOf =
+    std::function<std::optional<BackfillEntry>(std::string_view item_key, const Item& item)>;
 
 }  // namespace ddb::engine

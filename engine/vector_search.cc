@@ -81,19 +81,19 @@ Result<std::shared_ptr<VectorStoreHandle>> Database::LoadVectorStore(
   return handle;
 }
 
-Result<std::vector<VectorHit>> Database::SearchVectors(std::string_view ns,
-                                                       std::string_view table,
-                                                       const VectorQuery& query) {
+Result<VectorSearchResult> Database::SearchVectors(std::string_view ns, std::string_view table,
+                                                   const VectorQuery& query) {
   auto found = tables_.Find(ns, table);
   if (!found) return ItemTableNotFound();
   TableState& state = *found;
+  VectorSearchResult result;
   std::shared_ptr<VectorStoreHandle> handle;
   Filter filter;
   {
     MutexLock lock(state.write_mu);
     if (state.dropped) return ItemTableNotFound();
-    auto schema = state.schema();
-    const VectorIndexSchema* index = FindVectorIndex(*schema, query.index_name);
+    result.schema = state.schema();
+    const VectorIndexSchema* index = FindVectorIndex(*result.schema, query.index_name);
     if (!index) {
       return Status::InvalidArgument("The table does not have the specified index: " +
                                      query.index_name);
@@ -107,6 +107,7 @@ Result<std::vector<VectorHit>> Database::SearchVectors(std::string_view ns,
     auto checked = FilterOf(*index, query);
     if (!checked.ok()) return checked.status();
     filter = std::move(checked).value();
+    result.index = index;
     auto& slot = state.vector_stores[index->index_id];
     if (!slot) {
       auto loaded = LoadVectorStore(state, *index);
@@ -123,15 +124,14 @@ Result<std::vector<VectorHit>> Database::SearchVectors(std::string_view ns,
     ReaderLock lock(handle->mu);
     hits = handle->store.Search(query.vector, query.top_k, filter.values);
   }
-  std::vector<VectorHit> results;
-  results.reserve(hits.size());
+  result.hits.reserve(hits.size());
   for (const auto& hit : hits) {
     auto item = ReadItem(*store_, hit.item_key);
     if (!item.ok()) return item.status();
     // An item deleted since the search ran is left out.
-    if (*item) results.push_back({std::move(**item), hit.score});
+    if (*item) result.hits.push_back({std::move(**item), hit.score});
   }
-  return results;
+  return result;
 }
 
 }  // namespace ddb::engine

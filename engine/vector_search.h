@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/catalog.h"
 
 namespace ddb::engine {
 
@@ -24,6 +26,14 @@ struct VectorQuery {
 struct VectorHit {
   Item item;  // the whole item; the caller projects it
   double score;
+};
+
+struct VectorSearchResult {
+  // The table's schema the search ran against: the index's projection and
+  // vector attribute, for the caller's projection.
+  std::shared_ptr<const TableSchema> schema;
+  const VectorIndexSchema* index = nullptr;  // in *schema
+  std::vector<VectorHit> hits;                // best first
 };
 
 }  // namespace ddb::engine

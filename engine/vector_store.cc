@@ -215,20 +215,24 @@ std::vector<VectorStore::Hit> VectorStore::Search(
   struct Pass {
     std::vector<std::pair<double, size_t>> lowest;  // (lowest cost, row)
     std::vector<double> highest;                    // heap of the k smallest
+
+    void KeepHighest(double high, size_t k) {
+      if (highest.size() < k) {
+        highest.push_back(high);
+        std::push_heap(highest.begin(), highest.end());
+      } else if (high < highest.front()) {
+        std::pop_heap(highest.begin(), highest.end());
+        highest.back() = high;
+        std::push_heap(highest.begin(), highest.end());
+      }
+    }
   };
   auto first_pass = [&](size_t begin, size_t end, Pass& pass) {
     for (size_t i = begin; i < end; ++i) {
       if (filtered && !matches(i)) continue;
       auto [low, high] = bounds(i);
       pass.lowest.emplace_back(low, i);
-      if (pass.highest.size() < k) {
-        pass.highest.push_back(high);
-        std::push_heap(pass.highest.begin(), pass.highest.end());
-      } else if (high < pass.highest.front()) {
-        std::pop_heap(pass.highest.begin(), pass.highest.end());
-        pass.highest.back() = high;
-        std::push_heap(pass.highest.begin(), pass.highest.end());
-      }
+      pass.KeepHighest(high, k);
     }
   };
   size_t rows = keys_.size();
@@ -240,16 +244,7 @@ std::vector<VectorStore::Hit> VectorStore::Search(
     first_pass(0, rows / 2, pass);
     second.join();
     pass.lowest.insert(pass.lowest.end(), other.lowest.begin(), other.lowest.end());
-    for (double high : other.highest) {
-      if (pass.highest.size() < k) {
-        pass.highest.push_back(high);
-        std::push_heap(pass.highest.begin(), pass.highest.end());
-      } else if (high < pass.highest.front()) {
-        std::pop_heap(pass.highest.begin(), pass.highest.end());
-        pass.highest.back() = high;
-        std::push_heap(pass.highest.begin(), pass.highest.end());
-      }
-    }
+    for (double high : other.highest) pass.KeepHighest(high, k);
   } else {
     first_pass(0, rows, pass);
   }
