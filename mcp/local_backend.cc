@@ -37,12 +37,12 @@ struct LocalBackend::Parts {
 
 std::unique_ptr<LocalBackend> LocalBackend::Open(const cli::OfflineTarget& target,
                                                  const std::vector<std::string>& model_dirs,
-                                                 std::string* error) {
+                                                 bool sample_items, std::string* error) {
   auto parts = std::make_unique<Parts>();
   parts->data_dir = target.data_dir;
   parts->offline = cli::OfflineDatabase::Open(target, cli::OfflineDatabase::Mode::kExisting, error);
   if (!parts->offline) return nullptr;
-  auto models = emulator::Models::Read(model_dirs, /*with_items=*/false);
+  auto models = emulator::Models::Read(model_dirs, sample_items);
   if (!models.ok()) {
     *error = models.error().message;
     return nullptr;

@@ -22,10 +22,11 @@ namespace ddb::mcp {
 class LocalBackend final : public Backend {
  public:
   // nullptr with `*error` set when the directory cannot be opened or the
-  // models in `model_dirs` cannot be read.
+  // models in `model_dirs` cannot be read. `sample_items`: whether a reset
+  // loads the models' items too (the server's --sample-items).
   static std::unique_ptr<LocalBackend> Open(const cli::OfflineTarget& target,
                                             const std::vector<std::string>& model_dirs,
-                                            std::string* error);
+                                            bool sample_items, std::string* error);
   ~LocalBackend() override;
 
   BackendReply Dynamo(std::string_view target, std::string_view body) override;

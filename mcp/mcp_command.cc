@@ -30,6 +30,7 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
   std::string access_key;
   std::string region = Environment("AWS_REGION", Environment("AWS_DEFAULT_REGION", "us-east-1").c_str());
   std::string models_dir = default_models_dir;
+  bool sample_items = false;
   ServerOptions options;
   options.version = LOCALDYNAMO_VERSION;
   po::options_description flags("mcp options");
@@ -51,6 +52,8 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
        "at most this many bytes per tool answer (default 262144)")
       ("models-dir", po::value(&models_dir),
        "with --data-dir: the preloaded models a reset loads (default: the binary's)")
+      ("sample-items", po::bool_switch(&sample_items),
+       "with --data-dir: a reset loads the models' sample items too (as the server's flag)")
       ("help", "print this help and exit");
   po::variables_map vm;
   try {
@@ -84,7 +87,7 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
     target.access_key = access_key;
     std::vector<std::string> model_dirs;
     if (!models_dir.empty()) model_dirs.push_back(models_dir);
-    backend = LocalBackend::Open(target, model_dirs, &error);
+    backend = LocalBackend::Open(target, model_dirs, sample_items, &error);
   } else {
     HttpEndpoint endpoint;
     if (ParseEndpointUrl(endpoint_url, &endpoint, &error)) {

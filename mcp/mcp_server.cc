@@ -337,8 +337,27 @@ std::string McpServer::LiveTables() {
       }
     }
   } while (!start.empty());
-  out.AddMember("Tables", tables, alloc);
-  return CutText(ToJson(out), options_.limits.max_bytes);
+  // Over the byte cap: whole tables dropped from the end, and a note, rather
+  // than JSON cut mid-way.
+  size_t total = tables.Size();
+  std::string json;
+  while (true) {
+    rapidjson::Document page;
+    page.CopyFrom(out, page.GetAllocator());
+    page.AddMember("Tables", rapidjson::Value(tables, page.GetAllocator()), page.GetAllocator());
+    if (tables.Size() < total) {
+      std::string note = std::to_string(tables.Size()) + " of " + std::to_string(total) +
+                         " tables shown (the --max-bytes cap of " +
+                         std::to_string(options_.limits.max_bytes) +
+                         " bytes): call ListTables and DescribeTable for the rest";
+      page.AddMember("Truncated", rapidjson::Value(note.c_str(), page.GetAllocator()),
+                     page.GetAllocator());
+    }
+    json = ToJson(page);
+    if (json.size() <= options_.limits.max_bytes || tables.Empty()) break;
+    tables.PopBack();
+  }
+  return CutText(std::move(json), options_.limits.max_bytes);
 }
 
 }  // namespace ddb::mcp

@@ -21,7 +21,7 @@ constexpr std::string_view kTransactItems =
 constexpr std::string_view kStatement =
     R"({"type":"object","properties":{"Statement":{"type":"string","description":"PartiQL, e.g. SELECT * FROM \"ecommerce\" WHERE PK = 'USER#junior'"},"Parameters":{"type":"array","items":{"type":"object"}},"Limit":{"type":"integer"},"NextToken":{"type":"string"}},"required":["Statement"]})";
 constexpr std::string_view kSearchVectors =
-    R"({"type":"object","properties":{"TableName":{"type":"string"},"IndexName":{"type":"string"},"SearchVector":{"type":"object"},"TopK":{"type":"integer"}},"required":["TableName","IndexName","SearchVector"]})";
+    R"({"type":"object","properties":{"TableName":{"type":"string"},"IndexName":{"type":"string"},"SearchVector":{"type":"array","items":{"type":"object"},"description":"the query vector as numbers in DynamoDB JSON: [{\"N\":\"0.1\"}, ...]"},"TopK":{"type":"integer"}},"required":["TableName","IndexName","SearchVector"]})";
 constexpr std::string_view kStreamArn =
     R"({"type":"object","properties":{"StreamArn":{"type":"string"}},"required":["StreamArn"]})";
 constexpr std::string_view kShardIterator =

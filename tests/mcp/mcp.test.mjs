@@ -180,6 +180,14 @@ describe("localdynamo mcp --endpoint", () => {
       assert.match(page.note, /--max-bytes cap of 1024 bytes/);
       const all = await scanAll(capped, "ecommerce");
       assert.equal(all.keys.size, 9);
+      // The live tables resource drops whole tables, and says so.
+      const small = await connect(["--endpoint", server.url, "--max-bytes", "8192"]);
+      const text = (await small.readResource({ uri: "localdynamo://tables" })).contents[0].text;
+      await small.close();
+      assert.ok(text.length <= 8192);
+      const live = JSON.parse(text);
+      assert.ok(live.Tables.length >= 1 && live.Tables.length < 19, `${live.Tables.length} tables`);
+      assert.match(live.Truncated, /of \d+ tables shown/);
       // An index page's key holds the index's keys too.
       const indexed = await call(capped, "Scan", { TableName: "ecommerce", IndexName: "GSI2" });
       if (indexed.json.LastEvaluatedKey) {
@@ -238,6 +246,68 @@ describe("localdynamo mcp --endpoint", () => {
       await call(writer, "MoveClock", { Reset: true });
     } finally {
       await writer.close();
+    }
+  });
+
+  test("batches, transactions, streams and SearchVectors", async () => {
+    const writer = await connect(["--endpoint", server.url, "--allow-writes"]);
+    const capped = await connect(["--endpoint", server.url, "--max-items", "1"]);
+    try {
+      const profiles = [{ PK: { S: "USER#junior" }, SK: { S: "#PROFILE#junior" } },
+                        { PK: { S: "USER#sarah" }, SK: { S: "#PROFILE#sarah" } }];
+      const batch = await call(readOnly, "BatchGetItem", {
+        RequestItems: { ecommerce: { Keys: profiles, ProjectionExpression: "Username" } },
+      });
+      assert.deepEqual(batch.json.Responses.ecommerce.map((i) => i.Username.S).sort(),
+                       ["junior", "sarah"]);
+      const trimmed = await call(capped, "BatchGetItem", { RequestItems: { ecommerce: { Keys: profiles } } });
+      assert.equal(trimmed.json.Responses.ecommerce.length, 1);
+      assert.match(trimmed.note, /1 of 2 results shown/);
+      const transact = await call(readOnly, "TransactGetItems", {
+        TransactItems: profiles.map((Key) => ({ Get: { TableName: "ecommerce", Key } })),
+      });
+      assert.equal(transact.json.Responses.length, 2);
+
+      // A write to the stream-enabled table, read back through a shard iterator.
+      const layer = { pk: { S: "lyr#ap-south-1.scipy" }, sk: { S: "lyrVrsn#v1" } };
+      await call(writer, "PutItem", { TableName: "lambda-layers", Item: { ...layer, dplySts: { S: "latest" } } });
+      const { StreamArn } = (await call(readOnly, "ListStreams", { TableName: "lambda-layers" })).json.Streams[0];
+      const shards = (await call(readOnly, "DescribeStream", { StreamArn })).json.StreamDescription.Shards;
+      const records = [];
+      for (const { ShardId } of shards) {
+        const iterator = await call(readOnly, "GetShardIterator", { StreamArn, ShardId, ShardIteratorType: "TRIM_HORIZON" });
+        const got = await call(readOnly, "GetRecords", { ShardIterator: iterator.json.ShardIterator });
+        assert.equal(got.isError, false, got.text);
+        records.push(...got.json.Records);
+      }
+      const insert = records.find((r) => r.dynamodb.Keys.pk.S === layer.pk.S);
+      assert.equal(insert.eventName, "INSERT");
+      assert.equal(insert.dynamodb.NewImage.dplySts.S, "latest");
+
+      // SearchVectors on a table the writer creates.
+      const created = await call(writer, "CreateTable", {
+        TableName: "mcp_vectors", BillingMode: "PAY_PER_REQUEST",
+        KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+        AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+        VectorIndexes: [{ IndexName: "vix", VectorAttribute: { AttributeName: "v" }, Dimensions: 2,
+                          DistanceFunction: "EUCLIDEAN", Projection: { ProjectionType: "ALL" } }],
+      });
+      assert.equal(created.isError, false, created.text);
+      for (const [pk, x, y] of [["a", 0, 0], ["b", 1, 0], ["c", 5, 5]]) {
+        await call(writer, "PutItem", { TableName: "mcp_vectors",
+          Item: { pk: { S: pk }, v: { L: [{ N: String(x) }, { N: String(y) }] } } });
+      }
+      const nearest = await call(readOnly, "SearchVectors", { TableName: "mcp_vectors", IndexName: "vix",
+        SearchVector: [{ N: "0.9" }, { N: "0" }], TopK: 2 });
+      assert.equal(nearest.isError, false, nearest.text);
+      assert.deepEqual(nearest.json.SearchResults.map((r) => r.Item.pk.S), ["b", "a"]);
+      const one = await call(capped, "SearchVectors", { TableName: "mcp_vectors", IndexName: "vix",
+        SearchVector: [{ N: "0.9" }, { N: "0" }], TopK: 3 });
+      assert.deepEqual(one.json.SearchResults.map((r) => r.Item.pk.S), ["b"]);
+      assert.match(one.note, /smaller TopK/);
+    } finally {
+      await writer.close();
+      await capped.close();
     }
   });
 
@@ -322,7 +392,7 @@ describe("localdynamo mcp --data-dir", () => {
     } finally {
       await readOnly.close();
     }
-    const writer = await connect(["--data-dir", dir, "--allow-writes"]);
+    const writer = await connect(["--data-dir", dir, "--allow-writes", "--sample-items"]);
     try {
       const item = { PK: { S: "USER#offline" }, SK: { S: "#PROFILE#offline" } };
       assert.equal((await call(writer, "PutItem", { TableName: "ecommerce", Item: item })).isError, false);
@@ -334,6 +404,8 @@ describe("localdynamo mcp --data-dir", () => {
       assert.equal(reset.isError, false, reset.text);
       assert.equal((await call(writer, "GetItem", { TableName: "ecommerce", Key: item })).json.Item, undefined);
       assert.ok((await call(writer, "ListTables")).json.TableNames.includes("ecommerce"));
+      // --sample-items: the reset loaded the models' items again.
+      assert.equal((await call(writer, "Query", ordersOfJunior)).json.Items.length, 3);
     } finally {
       await writer.close();
     }
