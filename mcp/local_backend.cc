@@ -5,6 +5,7 @@
 #include "api/dispatch.h"
 #include "emulator/models.h"
 #include "emulator/request_controls.h"
+#include "emulator/snapshots.h"
 #include "emulator/trigger_transport.h"
 #include "emulator/triggers.h"
 
@@ -32,6 +33,8 @@ struct LocalBackend::Parts {
   std::unique_ptr<emulator::TriggerManager> triggers;
   std::unique_ptr<emulator::Preloader> preloader;
   std::unique_ptr<emulator::RequestControls> controls;
+  // Held in this process's memory: gone when the agent's session ends.
+  std::unique_ptr<emulator::Snapshots> snapshots;
   std::unique_ptr<emulator::AdminServices> admin;
 };
 
@@ -52,8 +55,11 @@ std::unique_ptr<LocalBackend> LocalBackend::Open(const cli::OfflineTarget& targe
       db, parts->transport, [](const std::string& line) { std::cerr << line << std::endl; });
   parts->preloader = std::make_unique<emulator::Preloader>(std::move(models).value(), db);
   parts->controls = std::make_unique<emulator::RequestControls>(db, parts->offline->clock());
-  parts->admin = std::make_unique<emulator::AdminServices>(emulator::AdminServices{
-      db, parts->offline->clock(), *parts->triggers, *parts->preloader, *parts->controls});
+  parts->snapshots =
+      std::make_unique<emulator::Snapshots>(db, *parts->preloader, parts->offline->clock());
+  parts->admin = std::make_unique<emulator::AdminServices>(
+      emulator::AdminServices{db, parts->offline->clock(), *parts->triggers, *parts->preloader,
+                              *parts->controls, *parts->snapshots});
   return std::unique_ptr<LocalBackend>(new LocalBackend(std::move(parts)));
 }
 
