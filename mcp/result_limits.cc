@@ -120,6 +120,11 @@ CappedAnswer CapAnswer(std::string_view operation, rapidjson::Document& answer,
     // start. The key and count take room too: drop more while over the cap.
     // (Adding a member may move the answer's members: find Items anew each time.)
     std::vector<std::string> names = key_names();
+    // Without a filter that dropped items, every item scanned was returned:
+    // then ScannedCount up to the new LastEvaluatedKey is known exactly.
+    auto scanned = answer.FindMember("ScannedCount");
+    bool exact_scanned = scanned != answer.MemberEnd() && scanned->value.IsUint64() &&
+                         scanned->value.GetUint64() == before;
     while (true) {
       rapidjson::Value& items = answer["Items"];
       const rapidjson::Value& last = items[items.Size() - 1];
@@ -134,6 +139,9 @@ CappedAnswer CapAnswer(std::string_view operation, rapidjson::Document& answer,
       size_t count = items.Size();
       SetMember(answer, "LastEvaluatedKey", std::move(key));
       SetMember(answer, "Count", rapidjson::Value(static_cast<uint64_t>(count)));
+      if (exact_scanned) {
+        SetMember(answer, "ScannedCount", rapidjson::Value(static_cast<uint64_t>(count)));
+      }
       if (count <= 1 || ToJson(answer).size() <= limits.max_bytes) break;
       answer["Items"].PopBack();
       ++dropped;

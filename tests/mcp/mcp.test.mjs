@@ -175,6 +175,7 @@ describe("localdynamo mcp --endpoint", () => {
       assert.ok(page.text.length <= 1024, `${page.text.length} bytes`);
       assert.ok(page.json.Items.length >= 1 && page.json.Items.length < 9);
       assert.equal(page.json.Count, page.json.Items.length);
+      assert.equal(page.json.ScannedCount, page.json.Items.length);  // no filter: exact
       const last = page.json.Items.at(-1);
       assert.deepEqual(page.json.LastEvaluatedKey, { PK: last.PK, SK: last.SK });
       assert.match(page.note, /--max-bytes cap of 1024 bytes/);
