@@ -170,7 +170,19 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   // In memory, compressing flushed and compacted files saves RAM but costs
   // the CPU the requests need: a bulk load's compactions compressing beside
   // the searches were a quarter of a loaded server's time (bench/README.md).
-  if (options.in_memory) cf_options.compression = rocksdb::kNoCompression;
+  if (options.in_memory) {
+    cf_options.compression = rocksdb::kNoCompression;
+    // Flushing a memtable to a file in RAM and compacting it with the others
+    // copies the same bytes again and again: larger memtables flush less
+    // (their arena still grows in small blocks, so an idle server stays
+    // small), and universal compaction rewrites each byte fewer times than
+    // levels do. Loading 100,000 items of 768 dimensions: 1.4x the items/s,
+    // and searches right after it no longer share the cores with a long
+    // compaction (p50 19 ms against 38 ms).
+    cf_options.write_buffer_size = 64 << 20;
+    cf_options.arena_block_size = 1 << 20;
+    cf_options.compaction_style = rocksdb::kCompactionStyleUniversal;
+  }
   // Open the families the database has (only "default" on a new one), then
   // create the missing ones in one call: RocksDB rewrites and re-reads its
   // OPTIONS file for every family it creates on its own, which was most of a
