@@ -5,7 +5,8 @@
 #   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
 #                             clang with libFuzzer for the fuzz targets, and chromium,
 #                             Node.js and playwright-core (npm ci, pinned by
-#                             tests/browser/package-lock.json) for the console's tests
+#                             tests/browser/package-lock.json) for the console's tests,
+#                             and Vitest and Jest for integrations/node's sample project
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,9 +33,10 @@ if ((${#missing[@]})); then
 fi
 
 if [[ "${1:-}" == "--tests" ]]; then
-  # The JS SDK tests' and the browser tests' packages, exactly as their
-  # lockfiles pin them.
+  # The JS SDK tests', the Node integration sample's and the browser tests'
+  # packages, exactly as their lockfiles pin them.
   (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+  (cd tests/integrations/node-sample && npm ci --no-audit --no-fund --loglevel=error)
   locked=$(node -p "require('./tests/browser/package-lock.json').packages['node_modules/playwright-core'].version")
   installed=$(node -p "try { require('./tests/browser/node_modules/playwright-core/package.json').version } catch { '' }")
   if [[ "$locked" != "$installed" ]]; then
