@@ -23,6 +23,16 @@ async function createTables(endpoint, caller, tables) {
   }));
 }
 
+// A server given by LOCALDYNAMO_URL that shares one database among all keys
+// would have every worker reach the same database: say so rather than race.
+async function expectDatabasePerKey(endpoint, probe, tables) {
+  const { TableNames } = await dynamodb(endpoint, probe, "ListTables", {});
+  if (TableNames.includes(tables[0].TableName)) {
+    throw new Error(`localdynamo-test: the server at ${endpoint} shares one database among all ` +
+                    "access keys; start it with --per-key-databases (or set isolation: false)");
+  }
+}
+
 // Returns the teardown. `root`: where the config file is looked for.
 export async function setUp({ root = process.cwd(), overrides = {} } = {}) {
   const settings = await loadSettings(root, overrides);
@@ -53,7 +63,15 @@ export async function setUp({ root = process.cwd(), overrides = {} } = {}) {
       // The seed database: tables and items made once, then saved by name.
       const accessKeyId = settings.isolation ? `${keyPrefix}seed` : state.sharedKey;
       const caller = { accessKeyId, region: state.region };
+      // Empty first: a running server may preload its models into every
+      // database; the seed holds them only when asked to.
+      await admin(server.endpoint, "POST", "reset",
+                  { Namespace: worker.namespaceOf(state, accessKeyId), Models: settings.models });
       await createTables(server.endpoint, caller, settings.tables);
+      if (external && settings.isolation && settings.tables.length > 0) {
+        await expectDatabasePerKey(server.endpoint, { accessKeyId: `${keyPrefix}probe`,
+                                                      region: state.region }, settings.tables);
+      }
       if (settings.seed) {
         const saved = { ...process.env };
         worker.enter();
@@ -79,9 +97,12 @@ export async function setUp({ root = process.cwd(), overrides = {} } = {}) {
     throw error;
   }
   return async function tearDown() {
-    if (external && state.snapshot) {
-      await admin(server.endpoint, "DELETE", `snapshots/${encodeURIComponent(state.snapshot)}`)
-        .catch(() => {});
+    if (external) {
+      // The seed and the tests' own snapshots (index.cjs names them after the
+      // worker's key): this run's all start with its prefix.
+      const { Snapshots } = await admin(server.endpoint, "GET", "snapshots");
+      await Promise.all(Snapshots.filter(({ Name }) => Name.startsWith(keyPrefix)).map(({ Name }) =>
+        admin(server.endpoint, "DELETE", `snapshots/${encodeURIComponent(Name)}`).catch(() => {})));
     }
     await server.stop();
   };
