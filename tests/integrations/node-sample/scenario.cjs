@@ -99,6 +99,11 @@ function helperCases(helpers) {
     }],
     ["names the worker's database and endpoint", () => {
       assert.equal(helpers.endpoint(), process.env.AWS_ENDPOINT_URL_DYNAMODB);
+      assert.deepEqual(helpers.clientConfig(), {
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, region: "us-east-1",
+        credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+                       secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY },
+      });
       const worker = process.env.VITEST_POOL_ID ?? process.env.JEST_WORKER_ID;
       if (process.env.LOCALDYNAMO_ISOLATION === "off") {
         assert.equal(helpers.namespace(), "");  // the shared database

@@ -28,7 +28,8 @@ function run(runner, setup) {
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const output = child.stdout + child.stderr;
-  const failed = /(\d+) failed/.exec(output)?.[1] ?? "0";
+  // Failed files: Vitest's "Test Files  2 failed", Jest's "Test Suites: 2 failed".
+  const failed = /Test (?:Files|Suites):? +(\d+) failed/.exec(output)?.[1] ?? "0";
   return { seconds, ok: child.status === 0, failed: Number(failed) };
 }
 
@@ -38,7 +39,7 @@ console.log(`node ${process.version}, ${rounds} rounds, median wall time of the 
 for (const runner of Object.keys(runners)) {
   for (const setup of setups) {
     const results = Array.from({ length: rounds }, () => run(runner, setup));
-    const failures = results.map((r) => (r.ok ? "pass" : `${r.failed} failed`)).join(", ");
+    const failures = results.map((r) => (r.ok ? "pass" : `${r.failed} files failed`)).join(", ");
     console.log(`${runner.padEnd(6)} ${setup.label.padEnd(46)} ` +
                 `${median(results.map((r) => r.seconds)).toFixed(2)} s  (${failures})`);
   }
