@@ -55,6 +55,7 @@ export async function setUp({ root = process.cwd(), overrides = {} } = {}) {
     models: settings.models,
     between: settings.between,
     snapshot: null,
+    seedTables: settings.tables.map((table) => table.TableName),
   };
   runState.publish(state);
   try {

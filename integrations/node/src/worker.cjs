@@ -56,15 +56,19 @@ function current() {
 
 // Back to the run's starting point: the seed snapshot restored into the
 // worker's database, or (no seed) the database reset to the preloaded models
-// or to empty.
-// `onlyIfEmpty`: only into a database with no tables yet (between: "none"
-// seeds each worker's database once, at its first file).
-async function reset({ onlyIfEmpty = false } = {}) {
+// or to empty. `unlessSeeded` (between: "none"): only into a database that
+// does not hold the seed's tables yet, so once per worker.
+async function reset({ unlessSeeded = false } = {}) {
   const { endpoint, region, accessKeyId, namespace, state } = current();
   // A database's first DynamoDB request loads the server's preloaded models
   // into it; make that request now, so it cannot add tables after the reset.
-  const { TableNames } = await dynamodb(endpoint, { accessKeyId, region }, "ListTables", { Limit: 1 });
-  if (onlyIfEmpty && (TableNames.length > 0 || !state.snapshot)) return null;
+  const { TableNames } = await dynamodb(endpoint, { accessKeyId, region }, "ListTables", {});
+  if (unlessSeeded) {
+    const seeded = state.seedTables.length > 0
+      ? state.seedTables.every((name) => TableNames.includes(name))
+      : TableNames.length > 0 || !state.snapshot;
+    if (seeded) return null;
+  }
   if (state.snapshot) {
     return admin(endpoint, "POST", `snapshots/${encodeURIComponent(state.snapshot)}/restore`,
                  { Namespace: namespace });

@@ -1,6 +1,6 @@
 // Jest's setupFilesAfterEnv entry: the worker's database back to the seeded
 // state before the test file (or before each test, with between: "test"; with
-// between: "none" only into a worker's database that has no tables yet).
+// between: "none" once, into a worker's database without the seed's tables).
 "use strict";
 
 const worker = require("../worker.cjs");
@@ -8,4 +8,4 @@ const worker = require("../worker.cjs");
 const { state } = worker.current();
 if (state.between === "file") beforeAll(() => worker.reset());
 if (state.between === "test") beforeEach(() => worker.reset());
-if (state.between === "none") beforeAll(() => worker.reset({ onlyIfEmpty: true }));
+if (state.between === "none") beforeAll(() => worker.reset({ unlessSeeded: true }));
