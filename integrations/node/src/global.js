@@ -34,8 +34,8 @@ async function expectDatabasePerKey(endpoint, probe, tables) {
 }
 
 // Returns the teardown. `root`: where the config file is looked for.
-export async function setUp({ root = process.cwd(), overrides = {} } = {}) {
-  const settings = await loadSettings(root, overrides);
+export async function setUp({ root = process.cwd() } = {}) {
+  const settings = await loadSettings(root);
   const external = process.env.LOCALDYNAMO_URL;
   const server = external
     ? { endpoint: external.replace(/\/+$/, ""), async stop() {} }

@@ -41,8 +41,7 @@ function locate(root) {
   return null;
 }
 
-// `overrides` (from the runner's own config) win over the file.
-export async function loadSettings(root = process.cwd(), overrides = {}) {
+export async function loadSettings(root = process.cwd()) {
   const file = locate(root);
   let loaded = {};
   if (file) {
@@ -51,7 +50,7 @@ export async function loadSettings(root = process.cwd(), overrides = {}) {
     if (typeof loaded === "function") loaded = await loaded();
     if (Array.isArray(loaded)) loaded = { tables: loaded };
   }
-  const settings = { ...DEFAULTS, ...loaded, ...overrides, file };
+  const settings = { ...DEFAULTS, ...loaded, file };
   if (typeof settings.tables === "function") settings.tables = await settings.tables();
   if (process.env.LOCALDYNAMO_ISOLATION) {
     settings.isolation = !["0", "off", "false", "no"].includes(process.env.LOCALDYNAMO_ISOLATION);
