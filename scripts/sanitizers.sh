@@ -62,7 +62,7 @@ run_tsan() {
   # The server runs several times slower: the suites' waits and timing
   # tolerances stretch (LOCALDYNAMO_SLOW), memory bounds are not checked.
   export LOCALDYNAMO_SANITIZER=thread LOCALDYNAMO_SLOW=1
-  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk")
+  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk|node_integration")
   local files=()
   for f in "${tsan_e2e[@]}"; do files+=("tests/e2e/$f"); done
   LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" /usr/bin/python3 -m pytest -q "${files[@]}"

@@ -1,0 +1,3 @@
+const scenario = require("../scenario.cjs");
+
+for (const [name, test] of scenario.cases("jest-f")) it(name, test);
