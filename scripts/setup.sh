@@ -3,6 +3,7 @@
 # missing) and builds it into build/. Used by run.sh and test.sh.
 #   scripts/setup.sh          build the server
 #   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
+#                             pytest-xdist, pip and setuptools for the pytest plugin's test,
 #                             clang with libFuzzer for the fuzz targets, and chromium,
 #                             Node.js and playwright-core (npm ci, pinned by
 #                             tests/browser/package-lock.json) for the console's tests
@@ -12,7 +13,8 @@ cd "$(dirname "$0")/.."
 packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libssl-dev
           libboost-program-options-dev zlib1g-dev libgtest-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev chromium)
+  packages+=(python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
+             python3-setuptools awscli clang libclang-rt-14-dev chromium)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)

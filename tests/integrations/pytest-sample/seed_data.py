@@ -1,0 +1,10 @@
+"""What the sample's tests start from, shared by conftest.py and the tests."""
+
+# tables.json puts 3 rows into `orders` and visits = 7 into `counters`; the
+# seed hook in conftest.py adds SEEDED_ORDERS pending orders of USER#2.
+SEEDED_ORDERS = 20
+SEED_ROWS = 3 + SEEDED_ORDERS
+SEED_PENDING = 1 + SEEDED_ORDERS
+SEED_VISITS = 7
+# How many times each module's same_keys writes the shared keys.
+ROUNDS = 60
