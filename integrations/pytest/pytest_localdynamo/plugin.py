@@ -170,7 +170,8 @@ class SessionState:
                 binary = find_binary(self.configured_binary())
                 self.server = LocalDynamoServer(binary, args).start()
             except ServerError as e:
-                raise pytest.UsageError(str(e)) from None
+                # Nothing can run without it: stop the session with the reason.
+                pytest.exit(str(e), returncode=pytest.ExitCode.USAGE_ERROR)
         return self.server.url
 
     def stop_server(self):

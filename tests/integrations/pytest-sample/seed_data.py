@@ -6,5 +6,7 @@ SEEDED_ORDERS = 20
 SEED_ROWS = 3 + SEEDED_ORDERS
 SEED_PENDING = 1 + SEEDED_ORDERS
 SEED_VISITS = 7
+# Every item of every table: the orders rows and the one counter.
+SEED_ITEMS = SEED_ROWS + 1
 # How many times each module's same_keys writes the shared keys.
 ROUNDS = 60

@@ -6,7 +6,7 @@ import os
 
 import boto3
 
-from seed_data import SEED_ROWS
+from seed_data import SEED_ITEMS, SEED_ROWS
 
 
 def test_writes_the_shared_keys_alone(same_keys):
@@ -17,7 +17,7 @@ def test_snapshot_and_restore(localdynamo, dynamodb_resource, dynamodb_client):
     orders = dynamodb_resource.Table("orders")
     orders.put_item(Item={"PK": "USER#1", "SK": "ORDER#100", "status": "PAID"})
     taken = localdynamo.snapshot("one-paid-order")
-    assert taken["Items"] == SEED_ROWS + 1
+    assert taken["Items"] == SEED_ITEMS + 1
 
     orders.delete_item(Key={"PK": "USER#1", "SK": "ORDER#001"})
     orders.put_item(Item={"PK": "USER#1", "SK": "ORDER#101", "status": "PAID"})
