@@ -154,9 +154,26 @@ ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view metho
   return ApiError::AdminMethodNotAllowed("Use GET or DELETE on /_localdynamo/triggers/<name>");
 }
 
-ApiResult<std::string> Reset(Preloader& preloader) {
+ApiResult<std::string> Reset(Preloader& preloader, std::string_view body) {
+  std::optional<std::string> ns;
+  bool with_models = true;
+  if (body.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+    rapidjson::Document doc;
+    if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
+      return ApiError::Validation("The body must be a JSON object");
+    }
+    RequestReader r(doc);
+    auto given = r.String("Namespace");
+    auto models = r.Bool("Models");
+    if (r.failed()) return r.error();
+    if (given) ns = std::string(*given);
+    if (models) with_models = *models;
+    if (!ns && !with_models) {
+      return ApiError::Validation("Models: false applies to one database: give its Namespace");
+    }
+  }
   auto started = std::chrono::steady_clock::now();
-  auto summary = preloader.Reset();
+  auto summary = ns ? preloader.ResetNamespace(CallerOfNamespace(*ns), with_models) : preloader.Reset();
   if (!summary.ok()) return summary.take_error();
   double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             started).count();
@@ -227,6 +244,26 @@ ApiResult<std::string> ThrottleControl(Throttle& throttle, std::string_view meth
   return throttle.StatsJson();
 }
 
+ApiResult<std::string> SnapshotControl(Snapshots& snapshots, std::string_view method,
+                                       std::string_view rest, std::string_view body) {
+  if (rest.empty()) {
+    if (method == "GET") return snapshots.ListJson();
+    if (method == "POST") return snapshots.Save(body);
+    return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/snapshots");
+  }
+  if (rest.ends_with("/restore")) {
+    if (method != "POST") {
+      return ApiError::AdminMethodNotAllowed(
+          "Use POST on /_localdynamo/snapshots/<name>/restore");
+    }
+    return snapshots.Restore(rest.substr(0, rest.size() - 8), body);
+  }
+  if (method != "DELETE") {
+    return ApiError::AdminMethodNotAllowed("Use DELETE on /_localdynamo/snapshots/<name>");
+  }
+  return snapshots.Delete(rest);
+}
+
 std::string Index() {
   return R"({"Endpoints":[)"
          R"({"Method":"GET","Path":"/_localdynamo/clock","Does":"the emulator's time"},)"
@@ -235,7 +272,10 @@ std::string Index() {
          R"({"Method":"GET","Path":"/_localdynamo/triggers","Does":"stream triggers with position, lag, last error"},)"
          R"({"Method":"POST","Path":"/_localdynamo/triggers","Does":"create a stream trigger"},)"
          R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"},)"
-         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/reset","Does":"drop every table and load the preloaded models afresh; {\"Namespace\": ns}: one database's"},)"
+         R"({"Method":"GET|POST","Path":"/_localdynamo/snapshots","Does":"named snapshots: list, save one {\"Name\": n, \"Namespace\"?: ns}"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/snapshots/<name>/restore","Does":"restore it: {} | {\"Namespace\": ns}"},)"
+         R"({"Method":"DELETE","Path":"/_localdynamo/snapshots/<name>","Does":"forget it"},)"
          R"({"Method":"GET|POST|DELETE","Path":"/_localdynamo/faults","Does":"injected-fault rules: list, add one, remove all"},)"
          R"({"Method":"DELETE","Path":"/_localdynamo/faults/<id>","Does":"remove one fault rule"},)"
          R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"}]})";
@@ -264,7 +304,13 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     return Answer(only("GET or POST"));
   }
   if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.db) : only("POST"));
-  if (rest == "reset") return Answer(method == "POST" ? Reset(services.preloader) : only("POST"));
+  if (rest == "reset") {
+    return Answer(method == "POST" ? Reset(services.preloader, body) : only("POST"));
+  }
+  if (rest == "snapshots" || rest.starts_with("snapshots/")) {
+    std::string_view name = rest == "snapshots" ? "" : rest.substr(10);
+    return Answer(SnapshotControl(services.snapshots, method, name, body));
+  }
   if (rest == "triggers" || rest.starts_with("triggers/")) {
     std::string_view name = rest == "triggers" ? "" : rest.substr(9);
     return Answer(Triggers(services.triggers, method, name, body));

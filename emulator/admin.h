@@ -18,7 +18,13 @@
 //   GET|DELETE /_localdynamo/triggers/<name>
 //   POST /_localdynamo/reset            drops every table and loads the preloaded
 //                                       models afresh: {"Tables", "Indexes",
-//                                       "Items", "Millis"}
+//                                       "Items", "Millis"}; {"Namespace": ns}: only
+//                                       that database's ("Models": false leaves it
+//                                       empty)
+//   GET  /_localdynamo/snapshots        the named snapshots (emulator/snapshots.h)
+//   POST /_localdynamo/snapshots        saves one: {"Name", "Namespace"?}
+//   POST /_localdynamo/snapshots/<name>/restore   {} | {"Namespace": ns}
+//   DELETE /_localdynamo/snapshots/<name>
 //   GET  /_localdynamo/faults           the injected-fault rules: {"Rules": [...]}
 //   POST /_localdynamo/faults           adds one (emulator/fault_rules.h format)
 //   DELETE /_localdynamo/faults         removes them all (?namespace=<ns>: of one
@@ -39,6 +45,7 @@
 #include "api/dispatch.h"
 #include "emulator/models.h"
 #include "emulator/request_controls.h"
+#include "emulator/snapshots.h"
 #include "emulator/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
@@ -53,6 +60,7 @@ struct AdminServices {
   TriggerManager& triggers;
   Preloader& preloader;
   RequestControls& controls;  // injected faults and the throttle
+  Snapshots& snapshots;
 };
 
 // `path` is the request target, starting with kAdminPrefix.

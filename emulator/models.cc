@@ -211,4 +211,36 @@ ApiResult<LoadSummary> Preloader::Reset() {
   return *summary;
 }
 
+Caller CallerOfNamespace(std::string_view ns) {
+  Caller caller;
+  caller.ns = std::string(ns);
+  size_t slash = ns.rfind('/');
+  caller.region = slash == std::string_view::npos ? "us-east-1" : std::string(ns.substr(slash + 1));
+  return caller;
+}
+
+ApiResult<LoadSummary> Preloader::ResetNamespace(const Caller& caller, bool with_models) {
+  std::unique_lock lock(mu_);
+  auto dropped = db_.DropNamespace(caller.ns);
+  if (!dropped.ok()) return dropped;
+  loaded_.insert(caller.ns);
+  if (!with_models) return LoadSummary{};
+  return models_.LoadInto(db_, caller);
+}
+
+std::set<std::string, std::less<>> Preloader::Loaded() {
+  std::shared_lock lock(mu_);
+  return loaded_;
+}
+
+void Preloader::SetLoaded(std::set<std::string, std::less<>> namespaces) {
+  std::unique_lock lock(mu_);
+  loaded_ = std::move(namespaces);
+}
+
+void Preloader::MarkLoaded(std::string_view ns) {
+  std::unique_lock lock(mu_);
+  loaded_.emplace(ns);
+}
+
 }  // namespace ddb::emulator

@@ -58,6 +58,10 @@ class Models {
   std::vector<Table> tables_;
 };
 
+// The caller whose database `ns` is ("<access key>/<region>", or "" for
+// the shared one), as far as loading models into it needs one.
+api::Caller CallerOfNamespace(std::string_view ns);
+
 // Keeps every database the server hands out preloaded: the shared one at
 // start, and with per-key databases each new namespace on its first
 // request. Reset empties the whole database and loads the models afresh.
@@ -72,6 +76,15 @@ class Preloader {
   // Drops everything (Database::Reset) and loads the models into the
   // shared database again; per-key databases get theirs on next use.
   api::ApiResult<LoadSummary> Reset();
+  // Drops the tables of `caller`'s database alone and loads the models into
+  // it again, or leaves it empty (`with_models` false).
+  api::ApiResult<LoadSummary> ResetNamespace(const api::Caller& caller, bool with_models);
+
+  // The namespaces that have had their models; a restored snapshot sets
+  // them back (Snapshots), so a database it emptied stays empty.
+  std::set<std::string, std::less<>> Loaded();
+  void SetLoaded(std::set<std::string, std::less<>> namespaces);
+  void MarkLoaded(std::string_view ns);
 
  private:
   const Models models_;

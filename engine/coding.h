@@ -38,6 +38,12 @@ inline uint64_t DecodeFixed64BE(std::string_view in) {
   return v;
 }
 
+inline uint32_t DecodeFixed32BE(std::string_view in) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(in[i]);
+  return v;
+}
+
 // Reads what the Put* functions wrote. Every Get* returns false on truncated
 // or malformed input and then leaves the reader failed.
 class Reader {

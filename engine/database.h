@@ -39,6 +39,7 @@
 #include "engine/item_writer.h"
 #include "engine/read_request.h"
 #include "engine/settings.h"
+#include "engine/snapshot.h"
 #include "engine/status.h"
 #include "engine/store.h"
 #include "engine/stream_log.h"
@@ -143,6 +144,21 @@ class Database {
   // schedule, tokens — in one batch, as if the database were new (ids keep
   // counting up; settings stay). Writes in flight finish first.
   Status Reset();
+
+  // --- Snapshots (snapshot.cc) ---------------------------------------------
+  // The tables of `ns` (of every namespace when nullopt) as of one moment:
+  // writes to them wait while it is read.
+  Result<std::shared_ptr<const DataSnapshot>> TakeSnapshot(std::optional<std::string_view> ns);
+  // Replaces the tables of `into` by the snapshot's, in one batch: tables
+  // made since go, the snapshot's come back with their items, index entries,
+  // statistics and TTL schedule, under new ids. A whole-database snapshot
+  // (ns nullopt) replaces every namespace and takes no `into`; a
+  // namespace's may go into any namespace (nullopt: its own).
+  // kInvalidArgument for a whole-database snapshot with an `into`.
+  Result<RestoreSummary> RestoreSnapshot(const DataSnapshot& snapshot,
+                                         std::optional<std::string_view> into);
+  // Drops every table of one namespace, as if it were new.
+  Status DropNamespace(std::string_view ns);
 
   // --- Vector search (vector_search.cc) -----------------------------------
   // The `query.top_k` items nearest `query.vector` in a vector index, best

@@ -192,6 +192,22 @@ Result<TableDescription> TableRegistry::Create(std::string_view ns, TableSchema 
   return description;
 }
 
+std::optional<StreamStop> TableRegistry::AddDrop(TableState& state, Store::Batch& batch) {
+  batch.Delete(Family::kCatalog, catalog_keys::Schema(state.ns, state.schema()->name));
+  // The table's statistics and its indexes' share this prefix.
+  std::string stats = catalog_keys::Stats(state.table_id);
+  batch.DeleteRange(Family::kCatalog, stats, PrefixSuccessor(stats));
+  std::string begin = TablePrefix(state.table_id);
+  std::string end = PrefixSuccessor(begin);
+  for (Family family : {Family::kItems, Family::kIndexes}) {
+    batch.DeleteRange(family, begin, end);
+  }
+  // The stream stays readable (DISABLED) for the retention period; the
+  // table's TTL entries are dropped by the sweeper as they come due.
+  if (!state.stream) return std::nullopt;
+  return streams_.Stop(*state.stream, batch);
+}
+
 Result<TableDescription> TableRegistry::Delete(std::string_view ns, std::string_view name) {
   WriterLock lock(mu_);
   auto it = tables_.find(catalog_keys::QualifiedName(ns, name));
@@ -208,19 +224,7 @@ Result<TableDescription> TableRegistry::Delete(std::string_view ns, std::string_
   {
     MutexLock write_lock(state.write_mu);
     Store::Batch batch(store_);
-    batch.Delete(Family::kCatalog, catalog_keys::Schema(ns, name));
-    // The table's statistics and its indexes' share this prefix.
-    std::string stats = catalog_keys::Stats(state.table_id);
-    batch.DeleteRange(Family::kCatalog, stats, PrefixSuccessor(stats));
-    std::string begin = TablePrefix(state.table_id);
-    std::string end = PrefixSuccessor(begin);
-    for (Family family : {Family::kItems, Family::kIndexes}) {
-      batch.DeleteRange(family, begin, end);
-    }
-    // The stream stays readable (DISABLED) for the retention period; the
-    // table's TTL entries are dropped by the sweeper as they come due.
-    std::optional<StreamStop> stop;
-    if (state.stream) stop = streams_.Stop(*state.stream, batch);
+    std::optional<StreamStop> stop = AddDrop(state, batch);
     DDB_RETURN_IF_ERROR(store_.Write(batch));
     if (stop) streams_.ApplyStop(*state.stream, *stop);
     state.dropped = true;
@@ -269,6 +273,89 @@ Status TableRegistry::DropAll(const std::function<Status()>& wipe) {
   tables_.clear();
   tables_by_id_.clear();
   deleting_.clear();
+  return Status::Ok();
+}
+
+Status TableRegistry::WithTablesLocked(
+    std::optional<std::string_view> ns,
+    const std::function<Status(const std::vector<TableState*>&)>& read) const {
+  ReaderLock lock(mu_);
+  std::vector<TableState*> tables;
+  for (const auto& [id, state] : tables_by_id_) {
+    if (!ns || state->ns == *ns) tables.push_back(state.get());
+  }
+  TableLocks table_locks(tables);
+  return read(table_locks.tables());
+}
+
+Status TableRegistry::Replace(std::optional<std::string_view> ns, std::vector<NewTable> tables,
+                              const std::function<void(size_t, uint64_t, Store::Batch&)>& fill) {
+  WriterLock lock(mu_);
+  // Owned here: the maps let go of them before their locks are released.
+  std::vector<std::shared_ptr<TableState>> owned;
+  std::vector<TableState*> old_tables;
+  for (auto& [id, state] : tables_by_id_) {
+    if (ns && state->ns != *ns) continue;
+    owned.push_back(state);
+    old_tables.push_back(state.get());
+  }
+  TableLocks table_locks(old_tables);
+  Store::Batch batch(store_);
+  std::vector<std::pair<TableState*, StreamStop>> stops;
+  for (TableState* state : table_locks.tables()) {
+    state->write_mu.AssertHeld();  // by table_locks
+    if (auto stop = AddDrop(*state, batch)) stops.emplace_back(state, *stop);
+  }
+  std::vector<std::shared_ptr<StreamState>> streams(tables.size());
+  uint64_t next_id = next_table_id_;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    NewTable& table = tables[i];
+    table.schema.table_id = next_id++;
+    table.schema.status = "ACTIVE";
+    batch.Put(Family::kCatalog, catalog_keys::Stats(table.schema.table_id),
+              EncodeTableStats(table.stats));
+    for (const auto& [index_id, stats] : table.index_stats) {
+      batch.Put(Family::kCatalog, catalog_keys::IndexStats(table.schema.table_id, index_id),
+                EncodeTableStats(stats));
+    }
+    fill(i, table.schema.table_id, batch);
+    if (table.schema.stream.enabled) streams[i] = streams_.Start(table.ns, table.schema, batch);
+    batch.Put(Family::kCatalog, catalog_keys::Schema(table.ns, table.schema.name),
+              EncodeTableSchema(table.schema));
+  }
+  batch.Put(Family::kCatalog, catalog_keys::kNextTableId, catalog_keys::EncodeCounter(next_id));
+  DDB_RETURN_IF_ERROR(store_.Write(batch));
+  next_table_id_ = next_id;
+
+  for (auto& [state, stop] : stops) {
+    state->write_mu.AssertHeld();  // by table_locks
+    streams_.ApplyStop(*state->stream, stop);
+  }
+  for (TableState* state : table_locks.tables()) {
+    state->write_mu.AssertHeld();  // by table_locks
+    state->dropped = true;
+    state->stream = nullptr;
+    tables_.erase(catalog_keys::QualifiedName(state->ns, state->schema()->name));
+    tables_by_id_.erase(state->table_id);
+  }
+  table_locks.Release();
+  std::erase_if(deleting_, [&](const auto& entry) {
+    return !ns || entry.first.starts_with(catalog_keys::QualifiedName(*ns, ""));
+  });
+  for (size_t i = 0; i < tables.size(); ++i) {
+    NewTable& table = tables[i];
+    auto state = std::make_shared<TableState>(
+        table.ns, std::make_shared<const TableSchema>(std::move(table.schema)), table.stats);
+    {
+      MutexLock table_lock(state->write_mu);
+      state->index_stats = std::move(table.index_stats);
+      state->stream = streams[i];
+    }
+    if (streams[i]) streams_.Register(std::move(streams[i]));
+    tables_by_id_[state->table_id] = state;
+    tables_.emplace(catalog_keys::QualifiedName(state->ns, state->schema()->name),
+                    std::move(state));
+  }
   return Status::Ok();
 }
 

@@ -85,10 +85,39 @@ class TableRegistry {
   // when everything goes; then forgets them. Ids keep counting up.
   Status DropAll(const std::function<Status()>& wipe) EXCLUDES(mu_);
 
+  // Runs `read` holding the registry's lock (shared) and the write_mu of
+  // every table of `ns` (of every namespace when nullopt), in id order: it
+  // sees their items, entries and statistics as of one moment (a snapshot).
+  Status WithTablesLocked(std::optional<std::string_view> ns,
+                          const std::function<Status(const std::vector<TableState*>&)>& read)
+      const EXCLUDES(mu_);
+
+  // A table for Replace to install, with the statistics of the data that
+  // `fill` writes for it.
+  struct NewTable {
+    std::string ns;
+    TableSchema schema;  // its table_id is assigned by Replace
+    TableStats stats;
+    std::map<uint32_t, TableStats> index_stats;  // by index_id
+  };
+  // Replaces the tables of `ns` (of every namespace when nullopt) by
+  // `tables` in one batch: the old ones go as DeleteTable drops them (their
+  // streams disabled, readable for the retention period), the new ones get
+  // fresh ids — `fill(i, table_id, batch)` adds the data of tables[i] under
+  // its id — and fresh streams where their schema enables one. Holds the
+  // registry's lock and the old tables' write_mu throughout.
+  Status Replace(std::optional<std::string_view> ns, std::vector<NewTable> tables,
+                 const std::function<void(size_t, uint64_t, Store::Batch&)>& fill) EXCLUDES(mu_);
+
   // Stores `schema` as the table's entry in the catalog.
   Status PersistSchema(std::string_view ns, const TableSchema& schema);
 
  private:
+  // Adds to `batch` what deleting `state`'s table writes; the stream's stop
+  // to apply once the batch is written.
+  std::optional<StreamStop> AddDrop(TableState& state, Store::Batch& batch)
+      REQUIRES(state.write_mu);
+
   Store& store_;
   const Clock& clock_;
   StreamLog& streams_;

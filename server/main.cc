@@ -185,7 +185,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls};
+  emulator::Snapshots snapshots(**db, preloader, clock);
+  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls, snapshots};
 
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
                                    .cors = options->cors,

@@ -1,0 +1,131 @@
+// Database::TakeSnapshot, RestoreSnapshot and DropNamespace (snapshot.h):
+// copying a namespace's tables out as stored bytes and putting them back
+// under fresh table ids.
+#include <set>
+
+#include "engine/coding.h"
+#include "engine/database.h"
+#include "engine/key_codec.h"
+#include "engine/ttl.h"
+
+namespace ddb::engine {
+namespace {
+
+constexpr size_t kTableIdSize = 8;
+constexpr size_t kIndexIdSize = 4;
+
+// Every item and index entry of one table, keys without the table id.
+Status CopyTableData(const Store& store, uint64_t table_id, DataSnapshot::Table& table,
+                     int64_t& bytes) {
+  std::string begin = TablePrefix(table_id);
+  std::string end = PrefixSuccessor(begin);
+  for (auto [family, out] : {std::pair(Family::kItems, &table.items),
+                             std::pair(Family::kIndexes, &table.index_entries)}) {
+    auto it = store.NewIterator(family, begin, end);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      out->emplace_back(std::string(it->key().substr(kTableIdSize)), std::string(it->value()));
+      bytes += static_cast<int64_t>(it->key().size() + it->value().size());
+    }
+    DDB_RETURN_IF_ERROR(it->status());
+  }
+  return Status::Ok();
+}
+
+// The TTL schedule's entries of the tables in `by_id` (table id -> index
+// in `tables`). The schedule is ordered by expiry, not by table: one pass
+// over it serves every table.
+Status CopyTtlEntries(const Store& store, const std::map<uint64_t, size_t>& by_id,
+                      std::vector<DataSnapshot::Table>& tables) {
+  auto it = store.NewIterator(Family::kTtl, std::string(), std::string());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    int64_t expiry = 0;
+    std::string_view item_key;
+    if (!ParseTtlEntryKey(it->key(), &expiry, &item_key)) continue;
+    auto table = by_id.find(coding::DecodeFixed64BE(item_key));
+    if (table == by_id.end()) continue;
+    tables[table->second].ttl_entries.emplace_back(expiry,
+                                                   std::string(item_key.substr(kTableIdSize)));
+  }
+  return it->status();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const DataSnapshot>> Database::TakeSnapshot(
+    std::optional<std::string_view> ns) {
+  auto snapshot = std::make_shared<DataSnapshot>();
+  if (ns) snapshot->ns = std::string(*ns);
+  DDB_RETURN_IF_ERROR(
+      tables_.WithTablesLocked(ns, [&](const std::vector<TableState*>& tables) -> Status {
+        std::map<uint64_t, size_t> by_id;
+        for (TableState* state : tables) {
+          state->write_mu.AssertHeld();  // by WithTablesLocked
+          DataSnapshot::Table& table = snapshot->tables.emplace_back();
+          table.ns = state->ns;
+          table.schema = *state->schema();
+          table.stats = state->stats;
+          table.index_stats = state->index_stats;
+          by_id[state->table_id] = snapshot->tables.size() - 1;
+          DDB_RETURN_IF_ERROR(CopyTableData(*store_, state->table_id, table, snapshot->bytes));
+          snapshot->item_count += static_cast<int64_t>(table.items.size());
+        }
+        if (by_id.empty()) return Status::Ok();
+        return CopyTtlEntries(*store_, by_id, snapshot->tables);
+      }));
+  return std::shared_ptr<const DataSnapshot>(std::move(snapshot));
+}
+
+Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
+                                                 std::optional<std::string_view> into) {
+  if (!snapshot.ns && into) {
+    return Status::InvalidArgument(
+        "A snapshot of every database restores every database: give no namespace");
+  }
+  std::optional<std::string_view> target;
+  if (snapshot.ns) target = into.value_or(*snapshot.ns);
+
+  std::vector<TableRegistry::NewTable> tables;
+  for (const DataSnapshot::Table& table : snapshot.tables) {
+    tables.push_back({target ? std::string(*target) : table.ns, table.schema, table.stats,
+                      table.index_stats});
+  }
+  int64_t earliest_expiry = INT64_MAX;
+  auto fill = [&](size_t i, uint64_t table_id, Store::Batch& batch) {
+    const DataSnapshot::Table& table = snapshot.tables[i];
+    const std::string prefix = TablePrefix(table_id);
+    std::string key;
+    for (const auto& [suffix, value] : table.items) {
+      key.assign(prefix).append(suffix);
+      batch.Put(Family::kItems, key, value);
+    }
+    // A vector index entry's key ends with the item's own key, which starts
+    // with the table id too (vector_index.h).
+    std::set<uint32_t> vector_indexes;
+    for (const VectorIndexSchema& index : table.schema.vector_indexes) {
+      vector_indexes.insert(index.index_id);
+    }
+    for (const auto& [suffix, value] : table.index_entries) {
+      key.assign(prefix).append(suffix);
+      if (suffix.size() >= kIndexIdSize + kTableIdSize &&
+          vector_indexes.count(coding::DecodeFixed32BE(suffix))) {
+        key.replace(kTableIdSize + kIndexIdSize, kTableIdSize, prefix);
+      }
+      batch.Put(Family::kIndexes, key, value);
+    }
+    for (const auto& [expiry, suffix] : table.ttl_entries) {
+      batch.Put(Family::kTtl, TtlEntryKey(expiry, prefix + suffix), "");
+      earliest_expiry = std::min(earliest_expiry, expiry);
+    }
+  };
+  DDB_RETURN_IF_ERROR(tables_.Replace(target, std::move(tables), fill));
+  if (earliest_expiry != INT64_MAX) ttl_.NoteScheduled(earliest_expiry);
+  return RestoreSummary{static_cast<int64_t>(snapshot.tables.size()), snapshot.item_count};
+}
+
+Status Database::DropNamespace(std::string_view ns) {
+  DataSnapshot empty;
+  empty.ns = std::string(ns);
+  return RestoreSnapshot(empty, std::nullopt).status();
+}
+
+}  // namespace ddb::engine
