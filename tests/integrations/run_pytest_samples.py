@@ -11,13 +11,10 @@ pytest-xdist, as a user of the plugin would (ctest entry `pytest_plugin`):
    tests — the isolation checks can see a race when there is one;
 4. pytest-models-sample, -n 2: the preloaded models and the per-database reset.
 
-Prints the wall time of runs 1 and 2 (the isolated parallel run against the
-serial shared-server baseline).  Needs $LOCALDYNAMO_BIN (else localdynamo on
-PATH).  --repeat N runs 1 and 2 N times each and prints every time, for the
-numbers in integrations/pytest/README.md.
+Prints the wall time of each run (the timing comparison proper is
+time_pytest_sample.py's).  Needs $LOCALDYNAMO_BIN (else localdynamo on PATH).
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -102,28 +99,21 @@ def check_overlap(record_dir, output):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="time the isolated and the baseline run this many times")
-    options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pytest-localdynamo-") as tmp:
         work = Path(tmp)
         site = install_plugin(work)
         parallel = ["-n", "4", "--dist", "loadfile"]
-        isolated_times, serial_times = [], []
-        for attempt in range(options.repeat):
-            record = work / "record-isolated-{}".format(attempt)
-            code, seconds, output = run_pytest(site, SAMPLE, parallel, record_dir=record)
-            expect(code == 0, "pytest-sample with a database per worker", output)
-            overlap = check_overlap(record, output)
-            isolated_times.append(seconds)
-            print("isolated, -n 4: passed in {:.2f} s (all four modules wrote the same keys "
-                  "together for {:.2f} s)".format(seconds, overlap))
 
-            code, seconds, output = run_pytest(site, SAMPLE, ["--localdynamo-isolation", "shared"])
-            expect(code == 0, "pytest-sample serially on one shared database", output)
-            serial_times.append(seconds)
-            print("shared database, serial: passed in {:.2f} s".format(seconds))
+        record = work / "record-isolated"
+        code, seconds, output = run_pytest(site, SAMPLE, parallel, record_dir=record)
+        expect(code == 0, "pytest-sample with a database per worker", output)
+        overlap = check_overlap(record, output)
+        print("database per worker, -n 4: passed in {:.2f} s (all four modules wrote the same "
+              "keys together for {:.2f} s)".format(seconds, overlap))
+
+        code, seconds, output = run_pytest(site, SAMPLE, ["--localdynamo-isolation", "shared"])
+        expect(code == 0, "pytest-sample serially on one shared database", output)
+        print("shared database, serial: passed in {:.2f} s".format(seconds))
 
         junit = work / "shared-parallel.xml"
         code, seconds, output = run_pytest(
@@ -141,10 +131,6 @@ def main():
         code, seconds, output = run_pytest(site, MODELS_SAMPLE, ["-n", "2", "--dist", "loadfile"])
         expect(code == 0, "pytest-models-sample -n 2 --dist loadfile", output)
         print("models sample, -n 2: passed in {:.2f} s".format(seconds))
-
-        if options.repeat > 1:
-            print("isolated -n 4 runs: " + ", ".join("{:.2f}".format(t) for t in isolated_times))
-            print("serial shared runs: " + ", ".join("{:.2f}".format(t) for t in serial_times))
 
 
 if __name__ == "__main__":
