@@ -9,7 +9,8 @@ pytest-xdist, as a user of the plugin would (ctest entry `pytest_plugin`):
    plain shared server today): must pass — the tests are right on their own;
 3. the same, -n 4 on one shared database: must FAIL in the modules' shared-key
    tests — the isolation checks can see a race when there is one;
-4. pytest-models-sample, -n 2: the preloaded models and the per-database reset.
+4. pytest-models-sample, -n 2: the preloaded models and the per-database reset;
+5. pytest-plugin: the options and failure paths, on small projects (pytester).
 
 Prints the wall time of each run (the timing comparison proper is
 time_pytest_sample.py's).  Needs $LOCALDYNAMO_BIN (else localdynamo on PATH).
@@ -30,6 +31,7 @@ REPO = HERE.parents[1]
 PLUGIN_SOURCE = REPO / "integrations" / "pytest"
 SAMPLE = HERE / "pytest-sample"
 MODELS_SAMPLE = HERE / "pytest-models-sample"
+PLUGIN_TESTS = HERE / "pytest-plugin"
 SAMPLE_MODULES = ("test_orders", "test_counters", "test_module_reset",
                   "test_snapshots_and_plain_boto3")
 PYTHON = "/usr/bin/python3"
@@ -131,6 +133,10 @@ def main():
         code, seconds, output = run_pytest(site, MODELS_SAMPLE, ["-n", "2", "--dist", "loadfile"])
         expect(code == 0, "pytest-models-sample -n 2 --dist loadfile", output)
         print("models sample, -n 2: passed in {:.2f} s".format(seconds))
+
+        code, seconds, output = run_pytest(site, PLUGIN_TESTS, [])
+        expect(code == 0, "the plugin's option tests (pytest-plugin)", output)
+        print("plugin options: {} in {:.2f} s".format(output.strip().splitlines()[-1], seconds))
 
 
 if __name__ == "__main__":

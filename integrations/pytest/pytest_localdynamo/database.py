@@ -12,7 +12,10 @@ nothing is seeded beyond the server's preloaded models, the reset is the
 per-database reset instead, which loads the models again.
 """
 
+import os
+
 import boto3
+import botocore.session
 from botocore.config import Config
 
 from .admin import AdminClient
@@ -21,6 +24,16 @@ from .tables import create_tables
 SECRET_KEY = "localdynamo"
 
 RESET_MODES = ("test", "module", "session")
+
+
+def _isolated_botocore_session():
+    """A botocore session that reads neither $AWS_PROFILE nor the developer's
+    config file: a profile named there that does not exist would make every
+    client creation fail, and its settings are not this server's."""
+    return botocore.session.Session(session_vars={
+        "profile": (None, None, None, None),
+        "config_file": (None, None, os.devnull, None),
+    })
 
 
 class LocalDynamoDatabase:
@@ -48,7 +61,8 @@ class LocalDynamoDatabase:
         self._last_module = None
         self._session = boto3.session.Session(aws_access_key_id=access_key,
                                               aws_secret_access_key=SECRET_KEY,
-                                              region_name=region)
+                                              region_name=region,
+                                              botocore_session=_isolated_botocore_session())
 
     # -- boto3 -------------------------------------------------------------
 

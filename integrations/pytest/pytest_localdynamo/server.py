@@ -7,11 +7,14 @@ a temporary log file rather than a pipe: nobody drains a pipe during the run,
 and a full pipe would block the server.
 """
 
+import ctypes
+import ctypes.util
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -19,6 +22,20 @@ STARTUP_DEADLINE_S = 15.0
 SHUTDOWN_DEADLINE_S = 10.0
 
 _LISTENING = re.compile(rb"localdynamo listening on (http://\S+)")
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _stop_with_parent():
+    """In the child, before exec (Linux): SIGTERM when the process that
+    started the server dies, so that a killed pytest (a CI timeout, SIGKILL)
+    leaves no server behind."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 class ServerError(RuntimeError):
@@ -58,8 +75,9 @@ class LocalDynamoServer:
     def start(self):
         fd, self._log_path = tempfile.mkstemp(prefix="pytest-localdynamo-", suffix=".log")
         with os.fdopen(fd, "wb") as log:
-            self._proc = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
-                                          stdin=subprocess.DEVNULL)
+            self._proc = subprocess.Popen(
+                self.command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                preexec_fn=_stop_with_parent if sys.platform.startswith("linux") else None)
         deadline = time.monotonic() + STARTUP_DEADLINE_S
         while time.monotonic() < deadline:
             match = _LISTENING.search(self._read_log())
