@@ -4,11 +4,13 @@
 //   #/table/<name>          its items        #/table/<name>/stream   its stream
 //   #/table/<name>/details  DescribeTable    #/triggers              every trigger
 //   #/faults                injected faults and the throttle
+//   #/snapshots             named snapshots: save, restore, forget
 
 import {credentials, describeTable, setCredentials} from './api.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
+import {snapshotsView} from './snapshots.js';
 import {streamView, triggersSection} from './streams.js';
 import {tablesView} from './tables.js';
 import {field, h, leaveView} from './util.js';
@@ -53,6 +55,7 @@ async function route() {
     if (view === 'table' && name) await tableView(decodeURIComponent(name), tab || 'items');
     else if (view === 'triggers') main.replaceChildren(h('h1', {}, 'Triggers'), triggersSection());
     else if (view === 'faults') faultsView(main);
+    else if (view === 'snapshots') snapshotsView(main);
     else await tablesView(main);
   } catch (error) {
     main.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type ?? 'Error'}: ${error.message}`));
@@ -63,7 +66,7 @@ const [clock, status] = clockPanel(route);
 document.getElementById('header').append(
   h('nav', {class: 'top'}, h('a', {href: '#/', class: 'brand'}, 'localdynamo'),
     h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers'),
-    h('a', {href: '#/faults'}, 'Faults')),
+    h('a', {href: '#/faults'}, 'Faults'), h('a', {href: '#/snapshots'}, 'Snapshots')),
   clock, databaseForm(), status);
 window.addEventListener('hashchange', route);
 route();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what localdynamo needs from Debian's packages (only what is
 # missing) and builds it into build/. Used by run.sh and test.sh.
-#   scripts/setup.sh          build the server
+#   scripts/setup.sh          build the server alone (a first start waits for
+#                             nothing else: no test framework, no test targets)
 #   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
 #                             pytest-xdist, pip and setuptools for the pytest plugin's test,
 #                             clang with libFuzzer for the fuzz targets, and chromium,
@@ -11,9 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libssl-dev
-          libboost-program-options-dev zlib1g-dev libgtest-dev)
+          libboost-program-options-dev zlib1g-dev)
+tests=OFF
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
+  tests=ON
+  packages+=(libgtest-dev python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
              python3-setuptools awscli clang libclang-rt-14-dev chromium)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)
@@ -46,5 +49,9 @@ if [[ "${1:-}" == "--tests" ]]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$jobs"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS="$tests" >/dev/null
+if [[ "$tests" == ON ]]; then
+  cmake --build build -j "$jobs"
+else
+  cmake --build build -j "$jobs" --target localdynamo
+fi

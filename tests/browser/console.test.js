@@ -389,6 +389,26 @@ test('fault rules are listed, and one added from the form fails the next request
   assert.deepEqual((await client.admin('faults')).Rules, []);
 });
 
+test('save a snapshot, make a table, restore it from the list', async () => {
+  await page.goto(`${server.url}/#/snapshots`);
+  await page.getByLabel('Name').fill('before-scratch');
+  await page.getByRole('button', {name: 'Save snapshot'}).click();
+  await page.getByRole('status').filter({hasText: 'Saved before-scratch'}).waitFor();
+  const saved = (await client.admin('snapshots')).Snapshots.find((s) => s.Name === 'before-scratch');
+  assert.ok(saved && saved.Namespace === undefined && saved.Tables >= 1, JSON.stringify(saved));
+  await client.ddb('CreateTable', {TableName: 'scratch-after', BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{AttributeName: 'id', KeyType: 'HASH'}],
+    AttributeDefinitions: [{AttributeName: 'id', AttributeType: 'S'}]});
+  const row = page.locator('table.snapshots tbody tr').filter({hasText: 'before-scratch'});
+  await row.getByRole('button', {name: 'Restore', exact: true}).click();
+  await page.getByRole('status').filter({hasText: 'Restored before-scratch'}).waitFor();
+  const {TableNames} = await client.ddb('ListTables', {});
+  assert.ok(!TableNames.includes('scratch-after'), 'a table made after the snapshot is gone');
+  assert.ok(TableNames.includes('orders'));
+  await row.getByRole('button', {name: 'Forget'}).click();
+  await page.locator('table.snapshots tbody tr').filter({hasText: 'No snapshots.'}).waitFor();
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();
