@@ -13,6 +13,7 @@ per-database reset instead, which loads the models again.
 """
 
 import os
+import re
 
 import boto3
 import botocore.session
@@ -24,6 +25,9 @@ from .tables import create_tables
 SECRET_KEY = "localdynamo"
 
 RESET_MODES = ("test", "module", "session")
+
+# The admin API takes the name in the URL path, as it is (no percent-decoding).
+_SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,200}")
 
 
 def _isolated_botocore_session():
@@ -135,19 +139,25 @@ class LocalDynamoDatabase:
 
     def snapshot(self, name):
         """Save this worker's database as `name` (replacing an earlier one)."""
-        full = self._snapshot_prefix + name
+        full = self._full_name(name)
         answer = self.admin.snapshot(full, self.namespace)
         self._taken.add(full)
         return answer
 
     def restore(self, name):
         """Put this worker's database back to snapshot `name`."""
-        return self.admin.restore(self._snapshot_prefix + name, self.namespace)
+        return self.admin.restore(self._full_name(name), self.namespace)
 
     def delete_snapshot(self, name):
-        full = self._snapshot_prefix + name
+        full = self._full_name(name)
         self._taken.discard(full)
         return self.admin.delete_snapshot(full)
+
+    def _full_name(self, name):
+        if not isinstance(name, str) or not _SNAPSHOT_NAME.fullmatch(name):
+            raise ValueError("snapshot names are 1 to 200 letters, digits, '.', '_' or '-': "
+                             "{!r}".format(name))
+        return self._snapshot_prefix + name
 
     def close(self):
         """Drop the snapshots this worker took (they live in the server's

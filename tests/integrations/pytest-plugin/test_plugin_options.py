@@ -130,3 +130,38 @@ def test_a_running_server_gets_per_run_keys_and_its_snapshots_back(pytester, mon
     finally:
         server.terminate()
         assert server.wait(timeout=10) == 0
+
+
+WORKER_SNAPSHOT_TEST = """
+import time
+from pathlib import Path
+
+import pytest
+
+def test_{me}(localdynamo, dynamodb_resource):
+    table = dynamodb_resource.Table("things")
+    table.put_item(Item={{"id": "who", "by": "{me}"}})
+    localdynamo.snapshot("same-name")
+    # Both workers have saved "same-name" before either restores it.
+    meeting = Path({meeting!r})
+    (meeting / "{me}").touch()
+    deadline = time.monotonic() + 30
+    while len(list(meeting.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    table.put_item(Item={{"id": "who", "by": "changed"}})
+    localdynamo.restore("same-name")
+    assert table.get_item(Key={{"id": "who"}})["Item"]["by"] == "{me}"
+    with pytest.raises(ValueError):
+        localdynamo.snapshot("no spaces")
+"""
+
+
+def test_snapshot_names_are_each_workers_own(pytester):
+    """Two workers save a snapshot under one name, then restore it: each gets
+    its own back."""
+    meeting = pytester.mkdir("meeting")
+    pytester.makeini("[pytest]\nlocaldynamo_tables = tables.json\n")
+    pytester.path.joinpath("tables.json").write_text(json.dumps([TABLE]))
+    pytester.makepyfile(**{name: WORKER_SNAPSHOT_TEST.format(me=name, meeting=str(meeting))
+                           for name in ("test_one", "test_two")})
+    pytester.runpytest("-n", "2").assert_outcomes(passed=2)
