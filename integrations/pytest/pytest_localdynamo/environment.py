@@ -2,9 +2,10 @@
 the code under test reaches this worker's database with no arguments.
 
 AWS_ENDPOINT_URL_DYNAMODB is how current SDKs are pointed at another
-endpoint.  botocore only reads it from 1.31 on; older ones (Debian bookworm
-ships 1.29) get a small shim that does what 1.31 does for the two DynamoDB
-services: a client created without endpoint_url takes it from the variable.
+endpoint.  botocore reads it from 1.31.57 on (boto3 1.28.57); older ones
+(Debian bookworm ships 1.29) get a small shim that does the same for the two
+DynamoDB services: a client created without endpoint_url takes it from the
+variable.
 """
 
 import os
@@ -67,13 +68,13 @@ def _assign(values):
 
 
 def botocore_reads_endpoint_variables():
-    version = tuple(int(p) for p in botocore.__version__.split(".")[:2] if p.isdigit())
-    return version >= (1, 31)
+    version = tuple(int(p) if p.isdigit() else 0 for p in botocore.__version__.split(".")[:3])
+    return version >= (1, 31, 57)
 
 
 def install_endpoint_shim():
-    """On botocore < 1.31, make Session.create_client honour
-    AWS_ENDPOINT_URL_DYNAMODB(_STREAMS) and AWS_ENDPOINT_URL as 1.31 does
+    """On botocore < 1.31.57, make Session.create_client honour
+    AWS_ENDPOINT_URL_DYNAMODB(_STREAMS) and AWS_ENDPOINT_URL as later ones do
     (an explicit endpoint_url still wins; AWS_IGNORE_CONFIGURED_ENDPOINT_URLS
     turns it off).  Idempotent."""
     if botocore_reads_endpoint_variables():
