@@ -56,6 +56,9 @@ COPY api api
 COPY emulator emulator
 COPY cli cli
 COPY server server
+COPY mcp mcp
+# The models' ACCESS_PATTERNS.md are embedded in the binary (localdynamo mcp).
+COPY fixtures fixtures
 ARG JOBS=2
 RUN set -eu; \
     if [ "$TARGETARCH" = "$BUILDARCH" ]; then cross=""; strip=strip; \

@@ -57,9 +57,17 @@ class OfflineDatabase {
   bool ResolveTables(const std::vector<std::string>& requested, std::vector<std::string>* tables,
                      std::string* error);
 
+  // The open database, its clock and the caller every Call uses: for a
+  // command that also drives the emulator's own controls in-process (the
+  // admin API's handler, as `localdynamo mcp --data-dir` does).
+  engine::Database& db() { return *db_; }
+  engine::ShiftableClock& clock() { return clock_; }
+  const api::Caller& caller() const { return caller_; }
+
  private:
   OfflineDatabase() = default;
-  engine::SystemClock clock_;
+  // The system's time until a caller moves it (the admin API's clock).
+  engine::ShiftableClock clock_;
   std::unique_ptr<engine::Database> db_;
   api::Caller caller_;
 };

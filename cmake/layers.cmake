@@ -49,6 +49,7 @@ localdynamo_layer_include_dir(engine engine)
 localdynamo_layer_include_dir(api api)
 localdynamo_layer_include_dir(emulator emulator)
 localdynamo_layer_include_dir(cli cli)
+localdynamo_layer_include_dir(mcp mcp)
 localdynamo_layer_include_dir(server server)
 # The test suites' own headers (tests/<suite>/...), for the test targets only.
 localdynamo_layer_include_dir(tests tests)

@@ -95,8 +95,9 @@ struct Store::Rep {
 
   ~Rep() {
     if (db) {
-      // Without the write-ahead log the memtables hold the only copy.
-      if (write_options.disableWAL) {
+      // Without the write-ahead log the memtables hold the only copy (in
+      // memory, nothing outlives the process anyway).
+      if (write_options.disableWAL && !mem_env) {
         db->Flush(rocksdb::FlushOptions(), families).PermitUncheckedError();
       }
       for (auto* handle : families) db->DestroyColumnFamilyHandle(handle);
@@ -146,7 +147,10 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   db_options.db_write_buffer_size = 64 << 20;
   // Without the log, the column families must flush together, or a crash
   // could keep an item but not its index entries or statistics.
-  db_options.atomic_flush = !options.write_ahead_log;
+  // In memory there is nothing to recover after a crash: a log would only
+  // copy every write once more, into RAM.
+  const bool write_ahead_log = options.write_ahead_log && !options.in_memory;
+  db_options.atomic_flush = !write_ahead_log;
   std::string path = options.path;
   if (options.in_memory) {
     rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -163,6 +167,10 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   // reading blocks from the SST files, for ~1.25 bytes per key.
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  // In memory, compressing flushed and compacted files saves RAM but costs
+  // the CPU the requests need: a bulk load's compactions compressing beside
+  // the searches were a quarter of a loaded server's time (bench/README.md).
+  if (options.in_memory) cf_options.compression = rocksdb::kNoCompression;
   // Open the families the database has (only "default" on a new one), then
   // create the missing ones in one call: RocksDB rewrites and re-reads its
   // OPTIONS file for every family it creates on its own, which was most of a
@@ -199,7 +207,7 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   if (!s.ok()) {
     return Status::Internal("cannot create the column families at " + path + ": " + s.ToString());
   }
-  rep->write_options.disableWAL = !options.write_ahead_log;
+  rep->write_options.disableWAL = !write_ahead_log;
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
 

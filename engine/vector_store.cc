@@ -56,21 +56,29 @@ double SquaredDistance(const float* a, const float* b, size_t n) {
   return total;
 }
 
-// q · code in float: sixteen independent sums of exact products (an int8
-// times a float is exact in double, but float is enough here: the caller's
-// error bound covers this sum's rounding).
+// Two 8-bit copies' dot product, exactly: 32-bit integer sums cannot
+// overflow (4096 dimensions × 127² < 2³¹), and integer addition may be
+// reordered, so the compiler turns this plain loop into packed
+// multiply-adds.
 DDB_VECTOR_CLONES
-float DotCodes(const float* q, const int8_t* codes, size_t n) {
-  constexpr size_t kFloatLanes = 16;
-  float sums[kFloatLanes] = {};
-  size_t i = 0;
-  for (; i + kFloatLanes <= n; i += kFloatLanes) {
-    for (size_t j = 0; j < kFloatLanes; ++j) sums[j] += q[i + j] * float(codes[i + j]);
+int32_t DotCodes(const int8_t* a, const int8_t* b, size_t n) {
+  int32_t sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += int32_t(a[i]) * int32_t(b[i]);
+  return sum;
+}
+
+// x as scale · code + residual, code in [-127, 127]: the scale and |residual|.
+std::pair<float, double> QuantizeInto(const float* x, size_t n, int8_t* code) {
+  float largest = 0;
+  for (size_t i = 0; i < n; ++i) largest = std::max(largest, std::fabs(x[i]));
+  float scale = largest / 127.0f;
+  double residual = 0;
+  for (size_t i = 0; i < n; ++i) {
+    code[i] = scale == 0 ? 0 : static_cast<int8_t>(std::lround(std::clamp(x[i] / scale, -127.0f, 127.0f)));
+    double d = double(x[i]) - double(scale) * double(code[i]);
+    residual += d * d;
   }
-  float total = 0;
-  for (; i < n; ++i) total += q[i] * float(codes[i]);
-  for (float s : sums) total += s;
-  return total;
+  return {scale, std::sqrt(residual)};
 }
 
 // Components below which a second thread costs more than it saves.
@@ -82,19 +90,10 @@ VectorStore::VectorStore(uint32_t dimensions, DistanceFunction distance, size_t 
     : dimensions_(dimensions), distance_(distance), filter_count_(filter_count) {}
 
 void VectorStore::Quantize(size_t index) {
-  const float* x = data_.data() + index * dimensions_;
-  int8_t* code = codes_.data() + index * dimensions_;
-  float largest = 0;
-  for (size_t i = 0; i < dimensions_; ++i) largest = std::max(largest, std::fabs(x[i]));
-  float scale = largest / 127.0f;
-  double residual = 0;
-  for (size_t i = 0; i < dimensions_; ++i) {
-    code[i] = scale == 0 ? 0 : static_cast<int8_t>(std::lround(std::clamp(x[i] / scale, -127.0f, 127.0f)));
-    double d = double(x[i]) - double(scale) * double(code[i]);
-    residual += d * d;
-  }
+  auto [scale, residual] = QuantizeInto(data_.data() + index * dimensions_, dimensions_,
+                                        codes_.data() + index * dimensions_);
   scales_[index] = scale;
-  residuals_[index] = std::sqrt(residual);
+  residuals_[index] = residual;
 }
 
 void VectorStore::Upsert(const std::string& item_key, VectorRow row) {
@@ -170,19 +169,24 @@ std::vector<VectorStore::Hit> VectorStore::Search(
   double query_norm = std::sqrt(Dot(query.data(), query.data(), dimensions_));
   // Every score as a cost, smaller being better: DOT_PRODUCT ranks descending.
   double sign = distance_ == DistanceFunction::kDotProduct ? -1.0 : 1.0;
-  // The float sum in DotCodes rounds; this bounds its error relative to
-  // |q| · (|x| + residual), with a wide margin.
-  double rounding = 4.0 * (dimensions_ / 16.0 + 16.0) * std::ldexp(1.0, -24);
   double query_square = query_norm * query_norm;
+  // The query gets an 8-bit copy too, so the first pass is integer
+  // arithmetic: with q = sq·cq + rq and x = sx·cx + rx,
+  //   q·x = sq·sx·(cq·cx) + rq·(sx·cx) + q·rx,
+  // and Cauchy-Schwarz bounds the last two terms by |rq|·(|x| + |rx|) and
+  // |q|·|rx|.
+  std::vector<int8_t> query_code(dimensions_);
+  auto [query_scale, query_residual] = QuantizeInto(query.data(), dimensions_, query_code.data());
+  double code_scale = double(query_scale);
 
-  // [lowest, highest] cost row `i` can have, from its 8-bit copy.
+  // [lowest, highest] cost row `i` can have, from the 8-bit copies.
   auto bounds = [&](size_t i) -> std::pair<double, double> {
-    double approx = double(scales_[i]) * DotCodes(query.data(), codes_.data() + i * dimensions_,
-                                                  dimensions_);
-    // The copy's error (Cauchy-Schwarz), the float sum's rounding, and the
-    // double rounding of the exact scores it is compared with.
-    double error = query_norm * residuals_[i] +
-                   rounding * query_norm * (norms_[i] + residuals_[i]) +
+    double approx = code_scale * double(scales_[i]) *
+                    double(DotCodes(query_code.data(), codes_.data() + i * dimensions_,
+                                    dimensions_));
+    // The copies' error (Cauchy-Schwarz), and the double rounding of the
+    // approximation and of the exact scores it is compared with.
+    double error = query_norm * residuals_[i] + query_residual * (norms_[i] + residuals_[i]) +
                    1e-14 * (query_square + norms_[i] * norms_[i]) + 1e-300;
     double low_dot = approx - error;
     double high_dot = approx + error;
@@ -231,6 +235,9 @@ std::vector<VectorStore::Hit> VectorStore::Search(
     for (size_t i = begin; i < end; ++i) {
       if (filtered && !matches(i)) continue;
       auto [low, high] = bounds(i);
+      // Beyond what k rows seen so far surely beat: never a candidate (the
+      // final threshold is no higher), and no better a bound.
+      if (k > 0 && pass.highest.size() == k && low > pass.highest.front()) continue;
       pass.lowest.emplace_back(low, i);
       pass.KeepHighest(high, k);
     }

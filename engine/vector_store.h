@@ -8,10 +8,10 @@
 // distance ascending, DOT_PRODUCT descending; sums are taken in double.
 //
 // A search reads each row twice as fast as its f32s would allow: a first
-// pass scores every row from an 8-bit copy of its vector (a quarter of the
-// bytes; a scan is bound by memory bandwidth) together with a bound on that
-// score's error, which follows from the copy's residual norm (Cauchy-
-// Schwarz). Only rows whose best possible score could still reach the top K
+// pass scores every row from an 8-bit copy of its vector against an 8-bit
+// copy of the query (a quarter of the bytes, as exact integer multiply-adds)
+// together with a bound on that score's error, which follows from the two
+// copies' residual norms (Cauchy-Schwarz). Only rows whose best possible score could still reach the top K
 // are then scored exactly from their f32s. So the answer is the exact one,
 // whatever the quantization loses.
 //

@@ -39,7 +39,7 @@ configure_and_build() {  # dir, sanitizers
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
         -DLOCALDYNAMO_SANITIZE="$2" >/dev/null
   cmake --build "$1" -j "$jobs" --target localdynamo \
-        engine_tests api_tests emulator_tests cli_tests server_tests
+        engine_tests api_tests emulator_tests cli_tests server_tests mcp_tests
 }
 
 run_asan() {
@@ -62,7 +62,7 @@ run_tsan() {
   # The server runs several times slower: the suites' waits and timing
   # tolerances stretch (LOCALDYNAMO_SLOW), memory bounds are not checked.
   export LOCALDYNAMO_SANITIZER=thread LOCALDYNAMO_SLOW=1
-  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk")
+  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk")
   local files=()
   for f in "${tsan_e2e[@]}"; do files+=("tests/e2e/$f"); done
   LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" /usr/bin/python3 -m pytest -q "${files[@]}"

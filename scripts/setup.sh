@@ -7,7 +7,9 @@
 #                             pytest-xdist, pip and setuptools for the pytest plugin's test,
 #                             clang with libFuzzer for the fuzz targets, and chromium,
 #                             Node.js and playwright-core (npm ci, pinned by
-#                             tests/browser/package-lock.json) for the console's tests
+#                             tests/browser/package-lock.json) for the console's tests,
+#                             the AWS SDK for JavaScript (tests/js) and the MCP client
+#                             SDK (tests/mcp), each pinned by its package-lock.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +42,7 @@ if [[ "${1:-}" == "--tests" ]]; then
   # The JS SDK tests' and the browser tests' packages, exactly as their
   # lockfiles pin them.
   (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
   locked=$(node -p "require('./tests/browser/package-lock.json').packages['node_modules/playwright-core'].version")
   installed=$(node -p "try { require('./tests/browser/node_modules/playwright-core/package.json').version } catch { '' }")
   if [[ "$locked" != "$installed" ]]; then

@@ -1,5 +1,5 @@
 // localdynamo: the one file that sees every layer. Hands the offline data
-// commands to cli/; otherwise parses the command line, opens the engine,
+// commands to cli/ and `mcp` to mcp/; otherwise parses the command line, opens the engine,
 // loads the preloaded models, starts the stream triggers, the background
 // TTL sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM;
 // then stops them in reverse order, closes the database cleanly and exits 0.
@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "cli/data_commands.h"
@@ -20,6 +21,7 @@
 #include "emulator/triggers.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "mcp/mcp_command.h"
 #include "server/dynamodb_local_banner.h"
 #include "server/endpoint.h"
 #include "server/healthcheck.h"
@@ -87,6 +89,10 @@ int main(int argc, char** argv) {
   auto started = std::chrono::steady_clock::now();
   // `localdynamo export|import|dump-models ...` work offline on a data directory.
   if (auto data_command = cli::RunDataCommand(argc, argv)) return *data_command;
+  // `localdynamo mcp ...`: the Model Context Protocol server on stdio.
+  if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
+    return mcp::RunMcpCommand(argc - 1, argv + 1, FindModelsDir(server::Options{}, argv[0]));
+  }
   if (auto health_exit = server::RunHealthCheckIfAsked(argc, argv)) return *health_exit;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
