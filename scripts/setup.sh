@@ -4,6 +4,7 @@
 #   scripts/setup.sh          build the server alone (a first start waits for
 #                             nothing else: no test framework, no test targets)
 #   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
+#                             pytest-xdist, pip and setuptools for the pytest plugin's test,
 #                             clang with libFuzzer for the fuzz targets, and chromium,
 #                             Node.js and playwright-core (npm ci, pinned by
 #                             tests/browser/package-lock.json) for the console's tests,
@@ -19,7 +20,8 @@ packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libssl-dev
 tests=OFF
 if [[ "${1:-}" == "--tests" ]]; then
   tests=ON
-  packages+=(libgtest-dev python3 python3-boto3 python3-pytest awscli clang libclang-rt-14-dev chromium)
+  packages+=(libgtest-dev python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
+             python3-setuptools awscli clang libclang-rt-14-dev chromium)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
