@@ -244,6 +244,28 @@ ApiResult<std::string> ThrottleControl(Throttle& throttle, std::string_view meth
   return throttle.StatsJson();
 }
 
+// A path segment with its %XX escapes decoded (a snapshot's name as a
+// client library escapes it in the URL); malformed escapes stay as written.
+std::string PercentDecoded(std::string_view segment) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string decoded;
+  for (size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] == '%' && i + 2 < segment.size() && hex(segment[i + 1]) >= 0 &&
+        hex(segment[i + 2]) >= 0) {
+      decoded.push_back(static_cast<char>(hex(segment[i + 1]) * 16 + hex(segment[i + 2])));
+      i += 2;
+    } else {
+      decoded.push_back(segment[i]);
+    }
+  }
+  return decoded;
+}
+
 ApiResult<std::string> SnapshotControl(Snapshots& snapshots, std::string_view method,
                                        std::string_view rest, std::string_view body) {
   if (rest.empty()) {
@@ -256,12 +278,12 @@ ApiResult<std::string> SnapshotControl(Snapshots& snapshots, std::string_view me
       return ApiError::AdminMethodNotAllowed(
           "Use POST on /_localdynamo/snapshots/<name>/restore");
     }
-    return snapshots.Restore(rest.substr(0, rest.size() - 8), body);
+    return snapshots.Restore(PercentDecoded(rest.substr(0, rest.size() - 8)), body);
   }
   if (method != "DELETE") {
     return ApiError::AdminMethodNotAllowed("Use DELETE on /_localdynamo/snapshots/<name>");
   }
-  return snapshots.Delete(rest);
+  return snapshots.Delete(PercentDecoded(rest));
 }
 
 std::string Index() {

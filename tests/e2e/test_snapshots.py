@@ -233,6 +233,14 @@ def test_snapshot_listing_deleting_and_errors(server):
         assert "message" in answer
 
 
+def test_a_name_escaped_in_the_path_is_found(server):
+    name = unique_name("a b")
+    admin_ok(server.url, "snapshots", {"Name": name, "Namespace": ns(unique_name("esc"))})
+    escaped = name.replace(" ", "%20")
+    assert admin_ok(server.url, "snapshots/{}/restore".format(escaped), {})["Name"] == name
+    assert admin_ok(server.url, "snapshots/" + escaped, method="DELETE") == {"Name": name}
+
+
 def test_restores_while_writes_run_leave_the_snapshot_exactly(server):
     key = unique_name("race")
     client = server.client(access_key=key)
