@@ -176,8 +176,12 @@ std::vector<VectorStore::Hit> VectorStore::Search(
   // and Cauchy-Schwarz bounds the last two terms by |rq|·(|x| + |rx|) and
   // |q|·|rx|.
   std::vector<int8_t> query_code(dimensions_);
-  auto [query_scale, query_residual] = QuantizeInto(query.data(), dimensions_, query_code.data());
-  double code_scale = double(query_scale);
+  // (Plain variables: the lambdas below capture them, which Clang 14 does
+  // not allow for structured bindings.)
+  const std::pair<float, double> query_copy =
+      QuantizeInto(query.data(), dimensions_, query_code.data());
+  const double code_scale = double(query_copy.first);
+  const double query_residual = query_copy.second;
 
   // [lowest, highest] cost row `i` can have, from the 8-bit copies.
   auto bounds = [&](size_t i) -> std::pair<double, double> {
