@@ -183,6 +183,10 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     cf_options.arena_block_size = 1 << 20;
     cf_options.compaction_style = rocksdb::kCompactionStyleUniversal;
   }
+  // Without a log RocksDB flushes every memtable when it closes, so that no
+  // write is lost; in memory nothing outlives the process, and that flush
+  // (into files a moment before they are freed) only delays the exit.
+  if (options.in_memory) db_options.avoid_flush_during_shutdown = true;
   // Open the families the database has (only "default" on a new one), then
   // create the missing ones in one call: RocksDB rewrites and re-reads its
   // OPTIONS file for every family it creates on its own, which was most of a
