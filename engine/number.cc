@@ -65,11 +65,21 @@ std::string FormatPlain(bool negative, const std::string& digits, int exponent) 
 
 Number::Number() : text_("0") {}
 
-Number::Number(bool negative, std::string digits, int exponent)
+Number::Number(bool negative, const std::string& digits, int exponent)
     : negative_(negative && !digits.empty()),
-      digits_(std::move(digits)),
-      exponent_(digits_.empty() ? 0 : exponent),
-      text_(FormatPlain(negative_, digits_, exponent_)) {}
+      digit_count_(static_cast<int>(digits.size())),
+      exponent_(digits.empty() ? 0 : exponent),
+      text_(FormatPlain(negative_, digits, exponent_)) {}
+
+Number::Number(std::string canonical, bool negative, int digit_count, int exponent)
+    : negative_(negative),
+      digit_count_(digit_count),
+      exponent_(exponent),
+      text_(std::move(canonical)) {}
+
+Number Number::Negated() const {
+  return Number(negative_ ? text_.substr(1) : "-" + text_, !negative_, digit_count_, exponent_);
+}
 
 Number Number::Zero() { return Number(); }
 
@@ -86,7 +96,7 @@ Number Number::FromInt64(int64_t value) {
   const int exponent = static_cast<int>(reversed.size()) - 1;
   std::string digits(reversed.rbegin(), reversed.rend());
   while (digits.back() == '0') digits.pop_back();
-  return Number(value < 0, std::move(digits), exponent);
+  return Number(value < 0, digits, exponent);
 }
 
 Result<Number> Number::Parse(std::string_view text) {
@@ -97,31 +107,20 @@ Result<Number> Number::Parse(std::string_view text) {
     negative = text[i] == '-';
     ++i;
   }
+  const size_t mantissa_start = i;
 
   // Mantissa. Digits are indexed across the point; the first non-zero digit's
-  // index fixes the exponent. Zeros after it are held back until a non-zero
-  // digit follows, so trailing zeros never enter `digits`, and `digits` stops
-  // growing past the limit however long the text is.
+  // index fixes the exponent, the last one's the count of significant digits.
   int64_t digit_count = 0;
   int64_t integer_digits = -1;  // digits before the point, once it is seen
   int64_t first_nonzero = -1;
-  int64_t pending_zeros = 0;
-  bool too_many_digits = false;
-  std::string digits;
+  int64_t last_nonzero = -1;
   for (; i < n; ++i) {
     const char c = text[i];
     if (IsDigit(c)) {
-      if (c == '0') {
-        if (first_nonzero >= 0) ++pending_zeros;
-      } else {
+      if (c != '0') {
         if (first_nonzero < 0) first_nonzero = digit_count;
-        if (static_cast<int64_t>(digits.size()) + pending_zeros + 1 > kMaxSignificantDigits) {
-          too_many_digits = true;
-        } else if (!too_many_digits) {
-          digits.append(static_cast<size_t>(pending_zeros), '0');
-          digits.push_back(c);
-        }
-        pending_zeros = 0;
+        last_nonzero = digit_count;
       }
       ++digit_count;
     } else if (c == '.' && integer_digits < 0) {
@@ -131,11 +130,14 @@ Result<Number> Number::Parse(std::string_view text) {
     }
   }
   if (digit_count == 0) return NotANumber(text);
-  if (integer_digits < 0) integer_digits = digit_count;
+  const bool has_point = integer_digits >= 0;
+  if (!has_point) integer_digits = digit_count;
+  const size_t mantissa_end = i;
 
   // Exponent.
   int64_t exponent = 0;
-  if (i < n) {
+  const bool has_exponent = i < n;
+  if (has_exponent) {
     if (text[i] != 'e' && text[i] != 'E') return NotANumber(text);
     ++i;
     bool exponent_negative = false;
@@ -171,8 +173,33 @@ Result<Number> Number::Parse(std::string_view text) {
   const int64_t adjusted = integer_digits - 1 - first_nonzero + exponent;
   if (adjusted > kMaxExponent) return Overflow();
   if (adjusted < kMinExponent) return Underflow();
-  if (too_many_digits) return TooManyDigits();
-  return Number(negative, std::move(digits), static_cast<int>(adjusted));
+  const int64_t significant = last_nonzero - first_nonzero + 1;
+  if (significant > kMaxSignificantDigits) return TooManyDigits();
+
+  // Text already in canonical form, as clients mostly send it ("-0.125",
+  // "42", "3.5"), is kept as it is: no '+', no exponent, and either an
+  // integer without leading zeros, or a point with a non-zero last digit and
+  // one integer digit that is non-zero or, below 1, a lone "0".
+  const std::string_view mantissa = text.substr(mantissa_start, mantissa_end - mantissa_start);
+  bool canonical = !has_exponent && text[0] != '+';
+  if (canonical && !has_point) {
+    canonical = first_nonzero == 0;
+  } else if (canonical) {
+    canonical = mantissa.back() != '0' && mantissa.back() != '.' &&
+                (adjusted >= 0 ? first_nonzero == 0 : integer_digits == 1);
+  }
+  if (canonical) {
+    return Number(std::string(text), negative, static_cast<int>(significant),
+                  static_cast<int>(adjusted));
+  }
+  std::string digits;
+  digits.reserve(static_cast<size_t>(significant));
+  for (int64_t index = 0; char c : mantissa) {
+    if (c == '.') continue;
+    if (index >= first_nonzero && index <= last_nonzero) digits.push_back(c);
+    ++index;
+  }
+  return Number(negative, digits, static_cast<int>(adjusted));
 }
 
 int Number::CompareMagnitude(const Number& other) const {
@@ -182,8 +209,12 @@ int Number::CompareMagnitude(const Number& other) const {
   if (exponent_ != other.exponent_) return exponent_ < other.exponent_ ? -1 : 1;
   // Same leading place value: digit strings compare lexicographically, a
   // proper prefix being smaller since the rest of the longer one is non-zero.
-  const int cmp = digits_.compare(other.digits_);
-  return cmp < 0 ? -1 : (cmp > 0 ? 1 : 0);
+  const int common = std::min(digit_count_, other.digit_count_);
+  for (int index = 0; index < common; ++index) {
+    const int a = Digit(index), b = other.Digit(index);
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return digit_count_ == other.digit_count_ ? 0 : (digit_count_ < other.digit_count_ ? -1 : 1);
 }
 
 int Number::Compare(const Number& other) const {
@@ -196,8 +227,7 @@ int Number::Compare(const Number& other) const {
 }
 
 bool Number::operator==(const Number& other) const {
-  return negative_ == other.negative_ && exponent_ == other.exponent_ &&
-         digits_ == other.digits_;
+  return text_ == other.text_;  // canonical: equal numbers, equal text
 }
 
 std::strong_ordering Number::operator<=>(const Number& other) const {
@@ -212,9 +242,9 @@ void Number::AppendKeyEncoding(std::string* out) const {
   const uint8_t flip = negative_ ? 0xFF : 0x00;
   out->push_back(static_cast<char>(negative_ ? kTagNegative : kTagPositive));
   out->push_back(static_cast<char>(static_cast<uint8_t>(exponent_ - kMinExponent) ^ flip));
-  for (size_t i = 0; i < digits_.size(); i += 2) {
-    const int first = digits_[i] - '0';
-    const int second = i + 1 < digits_.size() ? digits_[i + 1] - '0' : 0;
+  for (int i = 0; i < digit_count_; i += 2) {
+    const int first = Digit(i);
+    const int second = i + 1 < digit_count_ ? Digit(i + 1) : 0;
     out->push_back(static_cast<char>(static_cast<uint8_t>(first * 10 + second + 1) ^ flip));
   }
   out->push_back(static_cast<char>(kTerminator ^ flip));
@@ -249,7 +279,7 @@ Result<Number> Number::DecodeKey(std::string_view* in) {
   if (digits.back() == '0') digits.pop_back();  // padding of an odd count
   if (digits.back() == '0') return MalformedKey();
   in->remove_prefix(pos);
-  return Number(negative, std::move(digits), exponent);
+  return Number(negative, digits, exponent);
 }
 
 size_t Number::SizeInBytes() const {
@@ -264,13 +294,26 @@ size_t Number::SizeInBytes() const {
 }
 
 int Number::LowestExponent() const {
-  return exponent_ - static_cast<int>(digits_.size()) + 1;
+  return exponent_ - digit_count_ + 1;
+}
+
+int Number::Digit(int index) const {
+  // Canonical text: "[-]I...I[.F...F]" when exponent_ >= 0, the point after
+  // the first exponent_ + 1 digits; "[-]0.0...0F...F" below 1, the digits
+  // after "0." and -exponent_ - 1 zeros.
+  int at = (negative_ ? 1 : 0) + index;
+  if (exponent_ < 0) {
+    at += 1 - exponent_;
+  } else if (index > exponent_) {
+    at += 1;
+  }
+  return text_[static_cast<size_t>(at)] - '0';
 }
 
 int Number::DigitAt(int position) const {
   const int index = exponent_ - position;
-  if (index < 0 || index >= static_cast<int>(digits_.size())) return 0;
-  return digits_[static_cast<size_t>(index)] - '0';
+  if (index < 0 || index >= digit_count_) return 0;
+  return Digit(index);
 }
 
 Result<Number> Number::Add(const Number& a, const Number& b) {
@@ -324,12 +367,12 @@ Result<Number> Number::Add(const Number& a, const Number& b) {
 
   std::string digits;
   for (size_t k = top + 1; k-- > bottom;) digits.push_back(static_cast<char>('0' + result[k]));
-  return Number(negative, std::move(digits), exponent);
+  return Number(negative, digits, exponent);
 }
 
 Result<Number> Number::Subtract(const Number& a, const Number& b) {
   if (b.is_zero()) return a;
-  return Add(a, Number(!b.negative_, b.digits_, b.exponent_));
+  return Add(a, b.Negated());
 }
 
 }  // namespace ddb::engine

@@ -129,25 +129,35 @@ class Number {
   static Result<Number> Subtract(const Number& a, const Number& b);
 
   bool is_negative() const { return negative_; }
-  bool is_zero() const { return digits_.empty(); }
+  bool is_zero() const { return digit_count_ == 0; }
 
  private:
   // REQUIRES: `digits` is empty (then negative is false) or has 1 to 38
   // decimal digits with no leading or trailing '0'; kMinExponent <= exponent
   // <= kMaxExponent.
-  Number(bool negative, std::string digits, int exponent);
+  Number(bool negative, const std::string& digits, int exponent);
+  // Adopts `canonical`, text already in ToString's form whose significant
+  // digits number `digit_count` and start at place value 10^exponent.
+  Number(std::string canonical, bool negative, int digit_count, int exponent);
 
+  // The same magnitude, the other sign. REQUIRES: !is_zero().
+  Number Negated() const;
   // Compares |*this| with |other|.
   int CompareMagnitude(const Number& other) const;
   // Exponent of the last significant digit. REQUIRES: !is_zero().
   int LowestExponent() const;
+  // The significant digit at `index` (0 is the first), read from text_.
+  // REQUIRES: 0 <= index < digit_count_.
+  int Digit(int index) const;
   // The decimal digit at place value 10^position of the magnitude (0..9).
   int DigitAt(int position) const;
 
+  // The canonical text is the only copy of the digits (a Number is one string
+  // to build and move); the digits are read from it by place value.
   bool negative_ = false;
-  std::string digits_;  // significant digits, '1'-'9' at both ends
-  int exponent_ = 0;    // place value of digits_[0]
-  std::string text_;    // canonical text, computed once
+  int digit_count_ = 0;  // significant digits, first and last non-zero
+  int exponent_ = 0;     // place value of the first significant digit
+  std::string text_;     // canonical text
 };
 
 }  // namespace ddb::engine

@@ -134,6 +134,42 @@ TEST(NumberTest, CanonicalTextParsesBackToTheSameNumber) {
   }
 }
 
+// Parse keeps canonical text as given and rebuilds any other spelling; the
+// two paths must agree on everything a Number answers. "e0" sends the same
+// value down the rebuilding path.
+TEST(NumberTest, CanonicalTextAndOtherSpellingsAgreeEverywhere) {
+  const std::vector<std::string> canonical = {
+      "1", "7", "42", "100", "1000000", "-5", "-120", "1.5", "-1.5", "12.34", "-12.34",
+      "0.5", "-0.5", "0.0012", "-0.0012", "3.14159", "0.000001", "99.99", "123456.789",
+      "12345678901234567890123456789012345678", "0.00000000000000000000000000000000000001"};
+  for (const std::string& text : canonical) {
+    SCOPED_TRACE(text);
+    Number kept = N(text), rebuilt = N(text + "e0");
+    EXPECT_EQ(kept.ToString(), text);
+    EXPECT_EQ(rebuilt.ToString(), text);
+    EXPECT_EQ(kept, rebuilt);
+    EXPECT_EQ(kept.Compare(rebuilt), 0);
+    EXPECT_EQ(kept.SizeInBytes(), rebuilt.SizeInBytes());
+    std::string kept_key, rebuilt_key;
+    kept.AppendKeyEncoding(&kept_key);
+    rebuilt.AppendKeyEncoding(&rebuilt_key);
+    EXPECT_EQ(kept_key, rebuilt_key);
+    auto text = [](const Result<Number>& r) { return r.ok() ? r->ToString() : r.status().message(); };
+    EXPECT_EQ(text(Number::Add(kept, N("1"))), text(Number::Add(rebuilt, N("1"))));
+    EXPECT_EQ(text(Number::Subtract(N("0.25"), kept)), text(Number::Subtract(N("0.25"), rebuilt)));
+    EXPECT_EQ(text(Number::Subtract(kept, N("-2"))), text(Number::Subtract(rebuilt, N("-2"))));
+  }
+  // Spellings that look plain but are not canonical take the rebuilding path.
+  EXPECT_EQ(Canonical("1.50"), "1.5");
+  EXPECT_EQ(Canonical("5."), "5");
+  EXPECT_EQ(Canonical(".5"), "0.5");
+  EXPECT_EQ(Canonical("00.5"), "0.5");
+  EXPECT_EQ(Canonical("01"), "1");
+  EXPECT_EQ(Canonical("+1.5"), "1.5");
+  EXPECT_EQ(Canonical("-0"), "0");
+  EXPECT_EQ(Canonical("10.0"), "10");
+}
+
 TEST(NumberTest, MalformedTextIsRejectedWithDynamoMessage) {
   for (const char* text :
        {".", "-", "+", "1e", "1E+", "e5", "abc", "0x10", "Infinity", "-Infinity", "NaN", "-NaN",
