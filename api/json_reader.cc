@@ -187,28 +187,6 @@ ApiError Constraints::ToError() const {
   return ApiError::Validation(std::move(message));
 }
 
-bool JsonNestingExceeds(std::string_view json, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;  // skip the escaped character
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > limit) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
-
 namespace {
 
 bool IsAscii(std::string_view text) {
@@ -217,19 +195,69 @@ bool IsAscii(std::string_view text) {
   return seen < 0x80;
 }
 
+// Builds the document as RapidJSON's own parse does, but refuses to open
+// an object or array deeper than `limit`: the reader recurses only after
+// StartObject/StartArray agree, so its stack stays bounded.
+class DepthLimitedHandler {
+ public:
+  DepthLimitedHandler(rapidjson::Document& doc, int limit) : doc_(doc), limit_(limit) {}
+
+  bool Null() { return doc_.Null(); }
+  bool Bool(bool b) { return doc_.Bool(b); }
+  bool Int(int i) { return doc_.Int(i); }
+  bool Uint(unsigned i) { return doc_.Uint(i); }
+  bool Int64(int64_t i) { return doc_.Int64(i); }
+  bool Uint64(uint64_t i) { return doc_.Uint64(i); }
+  bool Double(double d) { return doc_.Double(d); }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc_.RawNumber(str, length, copy);
+  }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc_.String(str, length, copy);
+  }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc_.Key(str, length, copy);
+  }
+  bool StartObject() { return ++depth_ <= limit_ && doc_.StartObject(); }
+  bool EndObject(rapidjson::SizeType members) {
+    --depth_;
+    return doc_.EndObject(members);
+  }
+  bool StartArray() { return ++depth_ <= limit_ && doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) {
+    --depth_;
+    return doc_.EndArray(elements);
+  }
+
+ private:
+  rapidjson::Document& doc_;
+  const int limit_;
+  int depth_ = 0;
+};
+
+template <unsigned kFlags>
+bool ParseWithDepthLimit(std::string_view json, int max_depth, rapidjson::Document* doc) {
+  bool parsed = false;
+  auto generate = [&](rapidjson::Document& target) {
+    DepthLimitedHandler handler(target, max_depth);
+    rapidjson::MemoryStream bytes(json.data(), json.size());
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(bytes);
+    rapidjson::Reader reader;
+    parsed = !reader.Parse<kFlags>(input, handler).IsError();
+    return parsed;
+  };
+  doc->Populate(generate);
+  return parsed;
+}
+
 }  // namespace
 
 bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc) {
-  if (JsonNestingExceeds(json, max_depth)) return false;
-  // The depth is bounded now, so RapidJSON's recursive parser is safe, and it
-  // is faster than the iterative one. ASCII is valid UTF-8: only text with
-  // other bytes needs RapidJSON's (per-character) encoding check.
-  if (IsAscii(json)) {
-    doc->Parse(json.data(), json.size());
-  } else {
-    doc->Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
-  }
-  return !doc->HasParseError();
+  // RapidJSON's recursive parser (faster than its iterative one) with the
+  // depth bounded. ASCII is valid UTF-8: only text with other bytes needs
+  // RapidJSON's (per-character) encoding check.
+  if (IsAscii(json)) return ParseWithDepthLimit<rapidjson::kParseDefaultFlags>(json, max_depth, doc);
+  return ParseWithDepthLimit<rapidjson::kParseValidateEncodingFlag>(json, max_depth, doc);
 }
 
 bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc) {

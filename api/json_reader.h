@@ -116,14 +116,11 @@ std::string Quote(std::string_view text);
 // DynamoDB's own nesting error.
 inline constexpr int kMaxJsonNesting = 256;
 
-// Whether the brackets of `json` (outside strings) nest deeper than `limit`.
-// RapidJSON's recursive parser and writer, and our own walkers, would run out
-// of stack on input nested deep enough, so such input is refused before any
-// of them sees it.
-bool JsonNestingExceeds(std::string_view json, int limit = kMaxJsonNesting);
-
 // Parses text that came over the network into `doc`: false when it nests
 // deeper than kMaxJsonNesting or is not valid JSON (then `doc` is unusable).
+// The depth is checked as the parser goes, before it recurses: RapidJSON's
+// recursive parser and writer, and our own walkers, would run out of stack on
+// input nested deep enough.
 bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc);
 
 // ParseUntrustedJson with a tighter depth, for documents that have no reason

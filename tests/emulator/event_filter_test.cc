@@ -89,9 +89,12 @@ TEST(EventFilterTest, PatternsNestedTooDeepAreRefused) {
   deep += "[1]";
   for (int i = 0; i < 1'000'000; ++i) deep += "}";
   EXPECT_FALSE(EventFilter::Parse(deep).ok());
-  EXPECT_TRUE(api::JsonNestingExceeds(deep));
-  EXPECT_FALSE(api::JsonNestingExceeds(R"({"a": "{{{{[[[[", "b": [{"c": ["\"{"]}]})", 4));
-  EXPECT_TRUE(api::JsonNestingExceeds("[[[[", 3));
+  rapidjson::Document doc;
+  EXPECT_FALSE(api::ParseUntrustedJson(deep, doc));
+  EXPECT_TRUE(api::ParseBounded(R"({"a": "{{{{[[[[", "b": [{"c": ["\"{"]}]})", 4, &doc));
+  EXPECT_TRUE(api::ParseBounded("[[[]]]", 3, &doc));
+  EXPECT_FALSE(api::ParseBounded("[[[[]]]]", 3, &doc));
+  EXPECT_FALSE(api::ParseBounded("[[[[", 3, &doc));
 }
 
 }  // namespace
