@@ -28,8 +28,40 @@ const VectorIndexSchema* FindVectorIndex(const TableSchema& schema, std::string_
   return nullptr;
 }
 
+namespace {
+
+// Clinger's fast path: text with at most 7 significant decimal digits
+// ("-0.123456") has an integer mantissa below 2^24 and a power of ten up to
+// 10^10, both exact in a float, so one float division rounds correctly,
+// giving what from_chars gives.
+std::optional<float> ShortDecimalToFloat(std::string_view text) {
+  constexpr float kPowersOfTen[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                    1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+  bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  if (text.size() > 12) return std::nullopt;  // "0.0000012345" at most
+  uint64_t mantissa = 0;  // 12 digits at most: no overflow
+  int fraction_digits = -1;  // counts once the point is seen
+  for (char c : text) {
+    if (c == '.') {
+      fraction_digits = 0;
+      continue;
+    }
+    mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+    if (fraction_digits >= 0) ++fraction_digits;
+  }
+  if (mantissa >= (uint64_t{1} << 24) || fraction_digits > 10) return std::nullopt;
+  float value = static_cast<float>(mantissa);
+  if (fraction_digits > 0) value /= kPowersOfTen[fraction_digits];
+  return negative ? -value : value;
+}
+
+}  // namespace
+
 std::optional<float> ToFloat(const Number& number) {
   const std::string& text = number.ToString();
+  // Canonical text is plain notation: digits, at most one point, a sign.
+  if (auto quick = ShortDecimalToFloat(text)) return quick;
   float value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error == std::errc::result_out_of_range) {

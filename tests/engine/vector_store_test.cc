@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -152,6 +154,38 @@ TEST(VectorIndexTest, RowsRoundTripThroughTheirEncoding) {
   EXPECT_EQ(decoded->filter_values, row.filter_values);
   EXPECT_FALSE(DecodeVectorRow(index, EncodeVectorRow(row).substr(0, 11)).has_value());
   EXPECT_FALSE(DecodeVectorRow(index, EncodeVectorRow(row) + "x").has_value());
+}
+
+}  // namespace
+}  // namespace ddb::engine
+
+namespace ddb::engine {
+namespace {
+
+// ToFloat reads short decimals by a quicker path than std::from_chars; both
+// must give the correctly rounded float, so the stored vector never depends
+// on which path read it.
+TEST(ToFloatTest, ShortDecimalsRoundAsFromCharsDoes) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> uniform(-2, 2);
+  std::vector<std::string> texts = {"0", "1", "-1", "16777215", "16777216", "16777217",
+                                    "0.1", "-0.3", "0.0000001", "0.0000012345", "3.4028235",
+                                    "0.00000000001", "123456.7", "9999999", "0.9999999"};
+  char buffer[32];
+  for (int i = 0; i < 20000; ++i) {
+    std::snprintf(buffer, sizeof buffer, "%.*f", i % 9, uniform(rng));
+    texts.push_back(buffer);
+  }
+  for (const std::string& text : texts) {
+    auto number = Number::Parse(text);
+    ASSERT_TRUE(number.ok()) << text;
+    const std::string& canonical = number->ToString();
+    float expected = 0;
+    std::from_chars(canonical.data(), canonical.data() + canonical.size(), expected);
+    auto value = ToFloat(*number);
+    ASSERT_TRUE(value.has_value()) << text;
+    EXPECT_EQ(*value, expected) << text;
+  }
 }
 
 }  // namespace
