@@ -101,7 +101,7 @@ Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string
 }
 
 Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
-                                              Item item, const Precondition& check) {
+                                              const Item& item, const Precondition& check) {
   auto state = tables_.Find(ns, table);
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
@@ -109,7 +109,9 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
   Item key = ExtractKey(*schema, item);
   return writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
-    return Mutation{Mutation::Kind::kPut, std::move(item)};
+    Mutation put{Mutation::Kind::kPut};
+    put.borrowed_item = &item;  // alive until this call returns
+    return put;
   });
 }
 

@@ -89,8 +89,9 @@ class Database {
                                       const Item& key) const;
   Result<std::optional<Item>> WriteItem(std::string_view ns, std::string_view table,
                                         const Item& key, const Planner& planner);
-  Result<std::optional<Item>> PutItem(std::string_view ns, std::string_view table, Item item,
-                                      const Precondition& check = nullptr);
+  // `item` is written as it is, not copied.
+  Result<std::optional<Item>> PutItem(std::string_view ns, std::string_view table,
+                                      const Item& item, const Precondition& check = nullptr);
   Result<std::optional<Item>> DeleteItem(std::string_view ns, std::string_view table,
                                          const Item& key, const Precondition& check = nullptr);
 

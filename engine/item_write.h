@@ -21,11 +21,17 @@ struct Mutation {
   enum class Kind { kNone, kPut, kDelete };
   Kind kind = Kind::kNone;
   Item new_item;  // kPut only: the whole new item, key attributes included
+  // kPut: the new item when the caller keeps it alive through the write
+  // (Database::PutItem), instead of a copy in new_item.
+  const Item* borrowed_item = nullptr;
   // The item came from an UpdateExpression: index key type errors are
   // worded as DynamoDB words them for UpdateItem.
   bool by_update_expression = false;
   // A TTL delete: its stream record names the service as the deleter.
   bool by_ttl = false;
+
+  // kPut only: the new item, wherever it is held.
+  const Item& put_item() const { return borrowed_item ? *borrowed_item : new_item; }
 };
 
 // Decides the mutation from the current item (nullptr when absent). A non-ok

@@ -92,7 +92,7 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
   if (mutation.kind == Mutation::Kind::kDelete) {
     if (!old_item) return Status::Ok();
   } else {
-    new_ptr = &mutation.new_item;
+    new_ptr = &mutation.put_item();
     DDB_RETURN_IF_ERROR(ValidateItemKey(schema, *new_ptr));
     if (ExtractKey(schema, *new_ptr) != key) {
       return Status::InvalidArgument("A write may not change the key of the item it replaces");
