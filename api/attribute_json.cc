@@ -130,6 +130,15 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
     engine::List list;
     list.reserve(json.Size());
     for (const auto& member : json.GetArray()) {
+      // A list of numbers (an embedding) is the common long list: its
+      // {"N": "…"} elements skip the general path's intermediate moves.
+      if (member.IsObject() && member.MemberCount() == 1 && member.MemberBegin()->value.IsString() &&
+          View(member.MemberBegin()->name) == "N") {
+        auto number = engine::Number::Parse(View(member.MemberBegin()->value));
+        if (!number.ok()) return number.status();
+        list.emplace_back(std::move(number).value());
+        continue;
+      }
       auto value = ParseAttributeValue(member, depth + 1);
       if (!value.ok()) return value.take_error();
       list.push_back(std::move(value).value());

@@ -14,6 +14,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -52,8 +54,11 @@ class AttributeValue {
                                NumberSet, BinarySet>;
 
   AttributeValue() : value_(Null{}) {}
+  // Any of the variant's types, moved or copied in place (not through a
+  // by-value parameter: a list of numbers builds one of these per element).
   template <class T>
-  explicit AttributeValue(T v) : value_(std::move(v)) {}
+    requires(!std::is_same_v<std::remove_cvref_t<T>, AttributeValue>)
+  explicit AttributeValue(T&& v) : value_(std::forward<T>(v)) {}
 
   AttributeType type() const { return static_cast<AttributeType>(value_.index()); }
   template <class T>
