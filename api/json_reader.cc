@@ -1,6 +1,7 @@
 #include "api/json_reader.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ddb::api {
 
@@ -235,15 +236,20 @@ class DepthLimitedHandler {
   int depth_ = 0;
 };
 
+// Parses in place, from a copy of the text held by the document's own
+// allocator: the document's strings then point into that copy instead of
+// being copied one by one, and the copy lives exactly as long as they do.
 template <unsigned kFlags>
 bool ParseWithDepthLimit(std::string_view json, int max_depth, rapidjson::Document* doc) {
+  char* text = static_cast<char*>(doc->GetAllocator().Malloc(json.size() + 1));
+  std::memcpy(text, json.data(), json.size());
+  text[json.size()] = '\0';  // the in-place reader stops at the terminator
   bool parsed = false;
   auto generate = [&](rapidjson::Document& target) {
     DepthLimitedHandler handler(target, max_depth);
-    rapidjson::MemoryStream bytes(json.data(), json.size());
-    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(bytes);
+    rapidjson::InsituStringStream input(text);
     rapidjson::Reader reader;
-    parsed = !reader.Parse<kFlags>(input, handler).IsError();
+    parsed = !reader.Parse<kFlags | rapidjson::kParseInsituFlag>(input, handler).IsError();
     return parsed;
   };
   doc->Populate(generate);
