@@ -239,11 +239,14 @@ class DepthLimitedHandler {
 // Parses in place, from a copy of the text held by the document's own
 // allocator: the document's strings then point into that copy instead of
 // being copied one by one, and the copy lives exactly as long as they do.
+// The copy ends in 16 zero bytes: the terminator the in-place reader stops
+// at, and room for RapidJSON's SSE2 scan (CMakeLists.txt), which reads whole
+// aligned 16-byte blocks.
 template <unsigned kFlags>
 bool ParseWithDepthLimit(std::string_view json, int max_depth, rapidjson::Document* doc) {
-  char* text = static_cast<char*>(doc->GetAllocator().Malloc(json.size() + 1));
+  char* text = static_cast<char*>(doc->GetAllocator().Malloc(json.size() + 16));
   std::memcpy(text, json.data(), json.size());
-  text[json.size()] = '\0';  // the in-place reader stops at the terminator
+  std::memset(text + json.size(), 0, 16);
   bool parsed = false;
   auto generate = [&](rapidjson::Document& target) {
     DepthLimitedHandler handler(target, max_depth);
