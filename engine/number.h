@@ -117,7 +117,7 @@ class Number {
   // 1 byte per two significant digits, plus 1 byte"): one byte per pair of
   // digits aligned on the decimal point, plus 1, plus 1 for negatives; zero
   // is 1 byte. So 7 is 2 bytes, 123 is 3, 1.5 is 3, -42 is 3.
-  size_t SizeInBytes() const;
+  size_t SizeInBytes() const { return size_bytes_; }
 
   // Returns a + b, or a - b, exactly. The result must itself be a valid
   // DynamoDB number, otherwise Status::InvalidArgument with kOverflowMessage
@@ -154,10 +154,15 @@ class Number {
 
   // The canonical text is the only copy of the digits (a Number is one string
   // to build and move); the digits are read from it by place value.
+  // SizeInBytes, computed once: an item's size is taken several times on
+  // each write.
+  static uint8_t ComputeSize(bool negative, int digit_count, int exponent);
+
   bool negative_ = false;
-  int digit_count_ = 0;  // significant digits, first and last non-zero
-  int exponent_ = 0;     // place value of the first significant digit
-  std::string text_;     // canonical text
+  uint8_t size_bytes_ = 1;  // SizeInBytes (zero: 1)
+  int digit_count_ = 0;     // significant digits, first and last non-zero
+  int exponent_ = 0;        // place value of the first significant digit
+  std::string text_;        // canonical text
 };
 
 }  // namespace ddb::engine
