@@ -113,30 +113,35 @@ Result<Number> Number::Parse(std::string_view text) {
   }
   const size_t mantissa_start = i;
 
-  // Mantissa. Digits are indexed across the point; the first non-zero digit's
-  // index fixes the exponent, the last one's the count of significant digits.
-  int64_t digit_count = 0;
-  int64_t integer_digits = -1;  // digits before the point, once it is seen
-  int64_t first_nonzero = -1;
-  int64_t last_nonzero = -1;
-  for (; i < n; ++i) {
-    const char c = text[i];
-    if (IsDigit(c)) {
-      if (c != '0') {
-        if (first_nonzero < 0) first_nonzero = digit_count;
-        last_nonzero = digit_count;
-      }
-      ++digit_count;
-    } else if (c == '.' && integer_digits < 0) {
-      integer_digits = digit_count;
-    } else {
-      break;
-    }
+  // Mantissa: integer digits, then optionally a point and fraction digits.
+  // Digits are indexed across the point; the first non-zero digit's index
+  // fixes the exponent, the last one's the count of significant digits.
+  const size_t integer_start = i;
+  while (i < n && IsDigit(text[i])) ++i;
+  const std::string_view integer_part = text.substr(integer_start, i - integer_start);
+  std::string_view fraction_part;
+  const bool has_point = i < n && text[i] == '.';
+  if (has_point) {
+    const size_t fraction_start = ++i;
+    while (i < n && IsDigit(text[i])) ++i;
+    fraction_part = text.substr(fraction_start, i - fraction_start);
   }
+  const int64_t integer_digits = static_cast<int64_t>(integer_part.size());
+  const int64_t digit_count = integer_digits + static_cast<int64_t>(fraction_part.size());
   if (digit_count == 0) return NotANumber(text);
-  const bool has_point = integer_digits >= 0;
-  if (!has_point) integer_digits = digit_count;
   const size_t mantissa_end = i;
+  int64_t first_nonzero = -1;  // -1: the mantissa is all zeros
+  int64_t last_nonzero = -1;
+  if (size_t at = integer_part.find_first_not_of('0'); at != std::string_view::npos) {
+    first_nonzero = static_cast<int64_t>(at);
+  } else if (size_t at = fraction_part.find_first_not_of('0'); at != std::string_view::npos) {
+    first_nonzero = integer_digits + static_cast<int64_t>(at);
+  }
+  if (size_t at = fraction_part.find_last_not_of('0'); at != std::string_view::npos) {
+    last_nonzero = integer_digits + static_cast<int64_t>(at);
+  } else if (size_t at = integer_part.find_last_not_of('0'); at != std::string_view::npos) {
+    last_nonzero = static_cast<int64_t>(at);
+  }
 
   // Exponent.
   int64_t exponent = 0;

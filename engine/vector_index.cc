@@ -41,14 +41,13 @@ std::optional<float> ShortDecimalToFloat(std::string_view text) {
   if (negative) text.remove_prefix(1);
   if (text.size() > 12) return std::nullopt;  // "0.0000012345" at most
   uint64_t mantissa = 0;  // 12 digits at most: no overflow
-  int fraction_digits = -1;  // counts once the point is seen
-  for (char c : text) {
-    if (c == '.') {
-      fraction_digits = 0;
-      continue;
-    }
-    mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
-    if (fraction_digits >= 0) ++fraction_digits;
+  const char* at = text.data();
+  const char* end = at + text.size();
+  for (; at < end && *at != '.'; ++at) mantissa = mantissa * 10 + static_cast<uint64_t>(*at - '0');
+  int fraction_digits = 0;
+  if (at < end) {
+    fraction_digits = static_cast<int>(end - at - 1);
+    for (++at; at < end; ++at) mantissa = mantissa * 10 + static_cast<uint64_t>(*at - '0');
   }
   if (mantissa >= (uint64_t{1} << 24) || fraction_digits > 10) return std::nullopt;
   float value = static_cast<float>(mantissa);
