@@ -73,11 +73,11 @@ Number::Number(bool negative, const std::string& digits, int exponent)
   size_bytes_ = ComputeSize(negative_, digit_count_, exponent_);
 }
 
-Number::Number(std::string canonical, bool negative, int digit_count, int exponent)
+Number::Number(std::string_view canonical, bool negative, int digit_count, int exponent)
     : negative_(negative),
       digit_count_(digit_count),
       exponent_(exponent),
-      text_(std::move(canonical)) {
+      text_(canonical) {
   size_bytes_ = ComputeSize(negative_, digit_count_, exponent_);
 }
 
@@ -198,7 +198,7 @@ Result<Number> Number::Parse(std::string_view text) {
                 (adjusted >= 0 ? first_nonzero == 0 : integer_digits == 1);
   }
   if (canonical) {
-    return Number(std::string(text), negative, static_cast<int>(significant),
+    return Number(text, negative, static_cast<int>(significant),
                   static_cast<int>(adjusted));
   }
   std::string digits;

@@ -73,7 +73,10 @@ class [[nodiscard]] Status {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  // NOLINTBEGIN: implicit by design
+  Result(T&& value) : value_(std::move(value)) {}
+  Result(const T& value) : value_(value) {}
+  // NOLINTEND
   Result(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
     assert(!status_.ok());
   }
