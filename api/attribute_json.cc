@@ -134,9 +134,10 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
       // {"N": "…"} elements skip the general path's intermediate moves.
       if (member.IsObject() && member.MemberCount() == 1 && member.MemberBegin()->value.IsString() &&
           View(member.MemberBegin()->name) == "N") {
-        auto number = engine::Number::Parse(View(member.MemberBegin()->value));
-        if (!number.ok()) return number.status();
-        list.emplace_back(std::move(number).value());
+        auto& element = list.emplace_back(engine::Number());
+        engine::Status parsed = engine::Number::ParseInto(View(member.MemberBegin()->value),
+                                                          &element.as<engine::Number>());
+        if (!parsed.ok()) return parsed;
         continue;
       }
       auto value = ParseAttributeValue(member, depth + 1);

@@ -74,10 +74,7 @@ bool DecodeMap(coding::Reader& in, Map* map, int depth) {
 }
 
 bool DecodeNumber(std::string_view text, Number* number) {
-  auto parsed = Number::Parse(text);
-  if (!parsed.ok()) return false;
-  *number = std::move(parsed).value();
-  return true;
+  return Number::ParseInto(text, number).ok();
 }
 
 template <class T, class Fn>

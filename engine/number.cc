@@ -104,6 +104,12 @@ Number Number::FromInt64(int64_t value) {
 }
 
 Result<Number> Number::Parse(std::string_view text) {
+  Number number;
+  DDB_RETURN_IF_ERROR(ParseInto(text, &number));
+  return number;
+}
+
+Status Number::ParseInto(std::string_view text, Number* out) {
   const size_t n = text.size();
   size_t i = 0;
   bool negative = false;
@@ -176,7 +182,8 @@ Result<Number> Number::Parse(std::string_view text) {
     const int64_t zero_exponent = exponent - fraction_digits;
     if (zero_exponent > kMaxExponent) return Overflow();
     if (zero_exponent < kMinExponent) return Underflow();
-    return Zero();
+    *out = Zero();
+    return Status::Ok();
   }
   // The first non-zero digit has place value 10^(integer_digits - 1 - index).
   const int64_t adjusted = integer_digits - 1 - first_nonzero + exponent;
@@ -198,8 +205,12 @@ Result<Number> Number::Parse(std::string_view text) {
                 (adjusted >= 0 ? first_nonzero == 0 : integer_digits == 1);
   }
   if (canonical) {
-    return Number(text, negative, static_cast<int>(significant),
-                  static_cast<int>(adjusted));
+    out->negative_ = negative;
+    out->digit_count_ = static_cast<int>(significant);
+    out->exponent_ = static_cast<int>(adjusted);
+    out->text_.assign(text);
+    out->size_bytes_ = ComputeSize(out->negative_, out->digit_count_, out->exponent_);
+    return Status::Ok();
   }
   std::string digits;
   digits.reserve(static_cast<size_t>(significant));
@@ -208,7 +219,8 @@ Result<Number> Number::Parse(std::string_view text) {
     if (index >= first_nonzero && index <= last_nonzero) digits.push_back(c);
     ++index;
   }
-  return Number(negative, digits, static_cast<int>(adjusted));
+  *out = Number(negative, digits, static_cast<int>(adjusted));
+  return Status::Ok();
 }
 
 int Number::CompareMagnitude(const Number& other) const {

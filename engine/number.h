@@ -67,6 +67,9 @@ class Number {
   // and a zero's exponent counts ("0e126" overflows, "0.0e-130" underflows;
   // "-0.0" is zero).
   static Result<Number> Parse(std::string_view text);
+  // Parse, into *out (unchanged on error): for builders of long lists of
+  // numbers, which would otherwise move each parsed Number twice.
+  static Status ParseInto(std::string_view text, Number* out);
 
   // Returns zero.
   static Number Zero();
