@@ -3,9 +3,10 @@
 // A DynamoDB number has at most 38 significant digits and a magnitude of zero
 // or between 1E-130 and 9.9999999999999999999999999999999999999E+125, either
 // sign. Leading and trailing zeros are not significant, so "1.50", "15e-1" and
-// "001.5" are the same number. A Number is held as a sign, its significant
-// digits (no leading or trailing zeros; empty for zero) and the decimal
-// exponent of the first digit, so value = d1.d2d3...dn x 10^exponent. No
+// "001.5" are the same number. A Number is its canonical text (ToString)
+// with a sign, the count of its significant digits d1...dn (no leading or
+// trailing zeros; none for zero) and the decimal exponent of the first, so
+// value = d1.d2d3...dn x 10^exponent; the digits are read from the text. No
 // floating point is used anywhere: parsing, printing, comparison and the
 // UpdateExpression arithmetic (SET a = b + c, ADD) are exact, and, as in
 // DynamoDB, a result that does not fit is an error rather than being rounded.
