@@ -154,10 +154,10 @@ TEST(NumberTest, CanonicalTextAndOtherSpellingsAgreeEverywhere) {
     kept.AppendKeyEncoding(&kept_key);
     rebuilt.AppendKeyEncoding(&rebuilt_key);
     EXPECT_EQ(kept_key, rebuilt_key);
-    auto text = [](const Result<Number>& r) { return r.ok() ? r->ToString() : r.status().message(); };
-    EXPECT_EQ(text(Number::Add(kept, N("1"))), text(Number::Add(rebuilt, N("1"))));
-    EXPECT_EQ(text(Number::Subtract(N("0.25"), kept)), text(Number::Subtract(N("0.25"), rebuilt)));
-    EXPECT_EQ(text(Number::Subtract(kept, N("-2"))), text(Number::Subtract(rebuilt, N("-2"))));
+    auto shown = [](const Result<Number>& r) { return r.ok() ? r->ToString() : r.status().message(); };
+    EXPECT_EQ(shown(Number::Add(kept, N("1"))), shown(Number::Add(rebuilt, N("1"))));
+    EXPECT_EQ(shown(Number::Subtract(N("0.25"), kept)), shown(Number::Subtract(N("0.25"), rebuilt)));
+    EXPECT_EQ(shown(Number::Subtract(kept, N("-2"))), shown(Number::Subtract(rebuilt, N("-2"))));
   }
   // Spellings that look plain but are not canonical take the rebuilding path.
   EXPECT_EQ(Canonical("1.50"), "1.5");
