@@ -73,16 +73,20 @@ Number::Number(bool negative, const std::string& digits, int exponent)
   size_bytes_ = ComputeSize(negative_, digit_count_, exponent_);
 }
 
-Number::Number(std::string_view canonical, bool negative, int digit_count, int exponent)
-    : negative_(negative),
-      digit_count_(digit_count),
-      exponent_(exponent),
-      text_(canonical) {
+void Number::AdoptCanonical(std::string_view canonical, bool negative, int digit_count,
+                            int exponent) {
+  negative_ = negative;
+  digit_count_ = digit_count;
+  exponent_ = exponent;
+  text_.assign(canonical);
   size_bytes_ = ComputeSize(negative_, digit_count_, exponent_);
 }
 
 Number Number::Negated() const {
-  return Number(negative_ ? text_.substr(1) : "-" + text_, !negative_, digit_count_, exponent_);
+  Number negated;
+  negated.AdoptCanonical(negative_ ? text_.substr(1) : "-" + text_, !negative_, digit_count_,
+                         exponent_);
+  return negated;
 }
 
 Number Number::Zero() { return Number(); }
@@ -205,11 +209,7 @@ Status Number::ParseInto(std::string_view text, Number* out) {
                 (adjusted >= 0 ? first_nonzero == 0 : integer_digits == 1);
   }
   if (canonical) {
-    out->negative_ = negative;
-    out->digit_count_ = static_cast<int>(significant);
-    out->exponent_ = static_cast<int>(adjusted);
-    out->text_.assign(text);
-    out->size_bytes_ = ComputeSize(out->negative_, out->digit_count_, out->exponent_);
+    out->AdoptCanonical(text, negative, static_cast<int>(significant), static_cast<int>(adjusted));
     return Status::Ok();
   }
   std::string digits;

@@ -140,9 +140,9 @@ class Number {
   // decimal digits with no leading or trailing '0'; kMinExponent <= exponent
   // <= kMaxExponent.
   Number(bool negative, const std::string& digits, int exponent);
-  // Adopts `canonical`, text already in ToString's form whose significant
+  // Becomes `canonical`, text already in ToString's form whose significant
   // digits number `digit_count` and start at place value 10^exponent.
-  Number(std::string_view canonical, bool negative, int digit_count, int exponent);
+  void AdoptCanonical(std::string_view canonical, bool negative, int digit_count, int exponent);
 
   // The same magnitude, the other sign. REQUIRES: !is_zero().
   Number Negated() const;
