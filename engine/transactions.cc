@@ -131,8 +131,11 @@ Result<TransactWriteOutcome> Transactions::Write(std::string_view ns,
   outcome.committed = true;
   for (size_t i = 0; i < items.size(); ++i) {
     switch (mutations[i].kind) {
-      case Mutation::Kind::kPut: outcome.after.push_back(mutations[i].borrowed_item ? *mutations[i].borrowed_item
-                                                             : std::move(mutations[i].new_item)); break;
+      case Mutation::Kind::kPut:
+        // A borrowed item is copied: its owner keeps it.
+        outcome.after.push_back(mutations[i].borrowed_item ? *mutations[i].borrowed_item
+                                                           : std::move(mutations[i].new_item));
+        break;
       case Mutation::Kind::kDelete: outcome.after.push_back(std::nullopt); break;
       case Mutation::Kind::kNone: outcome.after.push_back(outcome.before[i]); break;
     }
