@@ -113,7 +113,71 @@ Result<Number> Number::Parse(std::string_view text) {
   return number;
 }
 
+bool Number::TryAdoptPlain(std::string_view text, Number* out) {
+  // Plain text is at most 40 characters here, so its exponent is far inside
+  // the range; only the count of significant digits needs checking.
+  if (text.size() > 40) return false;
+  const char* at = text.data();
+  const char* end = at + text.size();
+  const bool negative = at < end && *at == '-';
+  if (negative) ++at;
+  if (at == end) return false;
+  auto is_digit = [](char c) { return static_cast<unsigned char>(c - '0') <= 9; };
+  // Trailing zeros after the point, and then a bare point, are not
+  // significant: without them the text is canonical ("0.500" -> "0.5").
+  auto fraction_end = [&](const char* point) {
+    const char* last = end;
+    while (last > point + 1 && last[-1] == '0') --last;
+    return last == point + 1 ? point : last;
+  };
+  int digit_count = 0;
+  int exponent = 0;
+  const char* canonical_end = end;
+  if (*at == '0') {  // below 1: "0." then digits, not all zero
+    if (end - at < 3 || at[1] != '.') return false;
+    const char* first = at + 2;
+    while (first < end && *first == '0') ++first;
+    for (const char* c = first; c < end; ++c) {
+      if (!is_digit(*c)) return false;
+    }
+    canonical_end = fraction_end(at + 1);
+    if (canonical_end <= first) return false;  // zero: the general path
+    digit_count = static_cast<int>(canonical_end - first);
+    exponent = -static_cast<int>(first - (at + 2)) - 1;
+  } else {
+    const char* c = at;
+    while (c < end && is_digit(*c)) ++c;
+    if (c == at) return false;
+    exponent = static_cast<int>(c - at) - 1;
+    if (c == end) {  // an integer: its trailing zeros are place value only
+      const char* last = end;
+      while (last[-1] == '0') --last;
+      digit_count = static_cast<int>(last - at);
+    } else {
+      if (*c != '.') return false;
+      const char* point = c;
+      for (++c; c < end; ++c) {
+        if (!is_digit(*c)) return false;
+      }
+      if (end == point + 1) return false;  // "5." is for the general path
+      canonical_end = fraction_end(point);
+      const char* last = canonical_end;
+      if (last == point) {  // "5.00": the integer's trailing zeros do not count
+        while (last[-1] == '0') --last;
+        digit_count = static_cast<int>(last - at);
+      } else {
+        digit_count = static_cast<int>(last - at) - 1;
+      }
+    }
+  }
+  if (digit_count > kMaxSignificantDigits) return false;
+  out->AdoptCanonical(std::string_view(text.data(), static_cast<size_t>(canonical_end - text.data())),
+                      negative, digit_count, exponent);
+  return true;
+}
+
 Status Number::ParseInto(std::string_view text, Number* out) {
+  if (TryAdoptPlain(text, out)) return Status::Ok();
   const size_t n = text.size();
   size_t i = 0;
   bool negative = false;
@@ -123,35 +187,30 @@ Status Number::ParseInto(std::string_view text, Number* out) {
   }
   const size_t mantissa_start = i;
 
-  // Mantissa: integer digits, then optionally a point and fraction digits.
-  // Digits are indexed across the point; the first non-zero digit's index
-  // fixes the exponent, the last one's the count of significant digits.
-  const size_t integer_start = i;
-  while (i < n && IsDigit(text[i])) ++i;
-  const std::string_view integer_part = text.substr(integer_start, i - integer_start);
-  std::string_view fraction_part;
-  const bool has_point = i < n && text[i] == '.';
-  if (has_point) {
-    const size_t fraction_start = ++i;
-    while (i < n && IsDigit(text[i])) ++i;
-    fraction_part = text.substr(fraction_start, i - fraction_start);
-  }
-  const int64_t integer_digits = static_cast<int64_t>(integer_part.size());
-  const int64_t digit_count = integer_digits + static_cast<int64_t>(fraction_part.size());
-  if (digit_count == 0) return NotANumber(text);
-  const size_t mantissa_end = i;
+  // Mantissa: integer digits, then optionally a point and fraction digits,
+  // in one pass. Digits are indexed across the point; the first non-zero
+  // digit's index fixes the exponent, the last one's the count of
+  // significant digits.
+  int64_t index = 0;
   int64_t first_nonzero = -1;  // -1: the mantissa is all zeros
   int64_t last_nonzero = -1;
-  if (size_t at = integer_part.find_first_not_of('0'); at != std::string_view::npos) {
-    first_nonzero = static_cast<int64_t>(at);
-  } else if (size_t at = fraction_part.find_first_not_of('0'); at != std::string_view::npos) {
-    first_nonzero = integer_digits + static_cast<int64_t>(at);
+  auto scan_digits = [&] {
+    for (; i < n && IsDigit(text[i]); ++i, ++index) {
+      if (text[i] == '0') continue;
+      if (first_nonzero < 0) first_nonzero = index;
+      last_nonzero = index;
+    }
+  };
+  scan_digits();
+  const int64_t integer_digits = index;
+  const bool has_point = i < n && text[i] == '.';
+  if (has_point) {
+    ++i;
+    scan_digits();
   }
-  if (size_t at = fraction_part.find_last_not_of('0'); at != std::string_view::npos) {
-    last_nonzero = integer_digits + static_cast<int64_t>(at);
-  } else if (size_t at = integer_part.find_last_not_of('0'); at != std::string_view::npos) {
-    last_nonzero = static_cast<int64_t>(at);
-  }
+  const int64_t digit_count = index;
+  if (digit_count == 0) return NotANumber(text);
+  const size_t mantissa_end = i;
 
   // Exponent.
   int64_t exponent = 0;

@@ -144,6 +144,13 @@ class Number {
   // digits number `digit_count` and start at place value 10^exponent.
   void AdoptCanonical(std::string_view canonical, bool negative, int digit_count, int exponent);
 
+  // ParseInto's fast path: plain decimal text (an optional '-', digits, at
+  // most one point, no exponent) that is canonical but perhaps for trailing
+  // zeros after the point, as clients mostly send numbers. Adopts the
+  // canonical part of it and returns true; false, *out unchanged, for any
+  // other text (zero among it), which the general path reads.
+  static bool TryAdoptPlain(std::string_view text, Number* out);
+
   // The same magnitude, the other sign. REQUIRES: !is_zero().
   Number Negated() const;
   // Compares |*this| with |other|.

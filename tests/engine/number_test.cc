@@ -170,6 +170,44 @@ TEST(NumberTest, CanonicalTextAndOtherSpellingsAgreeEverywhere) {
   EXPECT_EQ(Canonical("10.0"), "10");
 }
 
+// Plain decimals ("-0.1250", "12.00", "300") are read by a fast path that
+// keeps the canonical prefix of the text; "e0" sends the same digits through
+// the general one. Both must agree on every generated spelling.
+TEST(NumberTest, PlainTextFastPathAgreesWithTheGeneralPath) {
+  std::mt19937 rng(7);
+  auto digits = [&](int count, bool leading_zero_ok) {
+    std::string out;
+    for (int i = 0; i < count; ++i) {
+      char d = static_cast<char>('0' + rng() % 10);
+      if (i == 0 && !leading_zero_ok && d == '0') d = '1';
+      out.push_back(rng() % 4 == 0 ? '0' : d);  // plenty of zeros
+    }
+    return out;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = rng() % 2 ? "-" : "";
+    text += rng() % 3 == 0 ? "0" : digits(1 + static_cast<int>(rng() % 20), rng() % 5 == 0);
+    if (rng() % 4 != 0) text += "." + digits(static_cast<int>(rng() % 25), true);
+    SCOPED_TRACE(text);
+    auto plain = Number::Parse(text);
+    auto general = Number::Parse(text + "e0");
+    ASSERT_EQ(plain.ok(), general.ok());
+    if (!plain.ok()) {
+      EXPECT_EQ(plain.status().message(), general.status().message());
+      continue;
+    }
+    EXPECT_EQ(plain->ToString(), general->ToString());
+    EXPECT_EQ(plain->SizeInBytes(), general->SizeInBytes());
+    EXPECT_EQ(plain->is_negative(), general->is_negative());
+    std::string plain_key, general_key;
+    plain->AppendKeyEncoding(&plain_key);
+    general->AppendKeyEncoding(&general_key);
+    EXPECT_EQ(plain_key, general_key);
+    auto shown = [](const Result<Number>& r) { return r.ok() ? r->ToString() : r.status().message(); };
+    EXPECT_EQ(shown(Number::Add(*plain, N("0.001"))), shown(Number::Add(*general, N("0.001"))));
+  }
+}
+
 TEST(NumberTest, MalformedTextIsRejectedWithDynamoMessage) {
   for (const char* text :
        {".", "-", "+", "1e", "1E+", "e5", "abc", "0x10", "Infinity", "-Infinity", "NaN", "-NaN",
