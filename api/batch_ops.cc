@@ -7,6 +7,7 @@
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/expression_request.h"
+#include "api/item_capture.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
@@ -258,7 +259,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
                                        (put ? "putRequest.item" : "deleteRequest.key"));
         continue;
       }
-      auto parsed = ParseItem(*body);
+      auto parsed = ctx.captured_items ? ctx.captured_items->TakeOrParse(*body) : ParseItem(*body);
       if (!parsed.ok()) return parsed.take_error();
       writes.push_back({table, nullptr, put != nullptr, std::move(parsed).value()});
     }

@@ -18,9 +18,14 @@ struct Caller {
   std::string account_id = "000000000000";
 };
 
+class CapturedItems;
+
 struct Context {
   engine::Database& db;
   const Caller& caller;
+  // The items read straight from the request's text (item_capture.h), when
+  // its operation has any.
+  CapturedItems* captured_items = nullptr;
 
   std::string TableArn(std::string_view table) const {
     return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +

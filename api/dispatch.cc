@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "api/item_capture.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 
@@ -73,6 +74,12 @@ Handler FindHandler(std::string_view target) {
   return nullptr;
 }
 
+// A DynamoDB operation's name without the target's prefix; empty for the
+// Streams operations, which have no items to capture.
+std::string_view OperationName(std::string_view target) {
+  return target.starts_with(kTargetPrefix) ? target.substr(kTargetPrefix.size()) : "";
+}
+
 Response ErrorResponse(const ApiError& error) { return {error.http_status, RenderError(error)}; }
 
 
@@ -92,10 +99,12 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
   // A request nests far less than this; deeper input is refused before any
   // recursive code (ours or RapidJSON's writer) could see it.
   rapidjson::Document doc;
-  if (!ParseUntrustedJson(body, doc) || !doc.IsObject()) {
+  CapturedItems captured;
+  if (!captured.Parse(body, ItemPathFor(OperationName(target)), &doc) &&
+      (!ParseUntrustedJson(body, doc) || !doc.IsObject())) {
     return ErrorResponse(ApiError::Serialization(""));
   }
-  Context context{db, caller};
+  Context context{db, caller, &captured};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(result.error());
   return {200, std::move(result).value()};

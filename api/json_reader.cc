@@ -190,12 +190,6 @@ ApiError Constraints::ToError() const {
 
 namespace {
 
-bool IsAscii(std::string_view text) {
-  unsigned char seen = 0;
-  for (unsigned char c : text) seen |= c;  // vectorizes; no early exit needed
-  return seen < 0x80;
-}
-
 // Builds the document as RapidJSON's own parse does, but refuses to open
 // an object or array deeper than `limit`: the reader recurses only after
 // StartObject/StartArray agree, so its stack stays bounded.
@@ -236,17 +230,10 @@ class DepthLimitedHandler {
   int depth_ = 0;
 };
 
-// Parses in place, from a copy of the text held by the document's own
-// allocator: the document's strings then point into that copy instead of
-// being copied one by one, and the copy lives exactly as long as they do.
-// The copy ends in 16 zero bytes: the terminator the in-place reader stops
-// at, and room for RapidJSON's SSE2 scan (CMakeLists.txt), which reads whole
-// aligned 16-byte blocks.
+// Parses in place (InsituCopy).
 template <unsigned kFlags>
 bool ParseWithDepthLimit(std::string_view json, int max_depth, rapidjson::Document* doc) {
-  char* text = static_cast<char*>(doc->GetAllocator().Malloc(json.size() + 16));
-  std::memcpy(text, json.data(), json.size());
-  std::memset(text + json.size(), 0, 16);
+  char* text = InsituCopy(json, doc);
   bool parsed = false;
   auto generate = [&](rapidjson::Document& target) {
     DepthLimitedHandler handler(target, max_depth);
@@ -260,6 +247,19 @@ bool ParseWithDepthLimit(std::string_view json, int max_depth, rapidjson::Docume
 }
 
 }  // namespace
+
+char* InsituCopy(std::string_view json, rapidjson::Document* doc) {
+  char* text = static_cast<char*>(doc->GetAllocator().Malloc(json.size() + kInsituPadding));
+  std::memcpy(text, json.data(), json.size());
+  std::memset(text + json.size(), 0, kInsituPadding);
+  return text;
+}
+
+bool IsAscii(std::string_view text) {
+  unsigned char seen = 0;
+  for (unsigned char c : text) seen |= c;  // vectorizes; no early exit needed
+  return seen < 0x80;
+}
 
 bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc) {
   // RapidJSON's recursive parser (faster than its iterative one) with the

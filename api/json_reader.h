@@ -123,6 +123,18 @@ inline constexpr int kMaxJsonNesting = 256;
 // input nested deep enough.
 bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc);
 
+// A copy of `json` for parsing in place, held by the document's own
+// allocator: the document's strings then point into that copy instead of
+// being copied one by one, and the copy lives exactly as long as they do.
+// The copy ends in kInsituPadding zero bytes: the terminator an in-place
+// reader stops at, and room for RapidJSON's SSE2 scan (CMakeLists.txt),
+// which reads whole aligned 16-byte blocks.
+inline constexpr size_t kInsituPadding = 16;
+char* InsituCopy(std::string_view json, rapidjson::Document* doc);
+
+// Whether every byte of `text` is ASCII (then it is valid UTF-8 too).
+bool IsAscii(std::string_view text);
+
 // ParseUntrustedJson with a tighter depth, for documents that have no reason
 // to nest as deep as a request (admin bodies, trigger definitions, filters).
 bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc);

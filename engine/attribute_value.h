@@ -74,6 +74,12 @@ class AttributeValue {
   T& as() {
     return std::get<T>(value_);
   }
+  // Becomes a default T, in place, and returns it: for parsers that fill a
+  // value where it is to stay (an element of a long list).
+  template <class T>
+  T& emplace() {
+    return value_.template emplace<T>();
+  }
   const Variant& variant() const { return value_; }
 
   // Deep equality as DynamoDB's `=` sees it: sets compare as sets (order
