@@ -84,7 +84,11 @@ size_t AttributeSize(const AttributeValue& value) {
     }
     case AttributeType::kL: {
       size_t size = 3;
-      for (const auto& v : value.as<List>()) size += AttributeSize(v) + 1;
+      for (const auto& v : value.as<List>()) {
+        // Long lists are mostly numbers (embeddings): no call for those.
+        const Number* number = std::get_if<Number>(&v.variant());
+        size += (number ? number->SizeInBytes() : AttributeSize(v)) + 1;
+      }
       return size;
     }
     case AttributeType::kSS: {

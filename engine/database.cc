@@ -107,10 +107,14 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateItemKey(*schema, item));
   Item key = ExtractKey(*schema, item);
+  // Encoded outside the table's lock; `schema` stays alive, so the writer
+  // can tell whether it is still the table's.
+  PreparedPut prepared = PreparePut(*schema, item);
   return writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
     Mutation put{Mutation::Kind::kPut};
     put.borrowed_item = &item;  // alive until this call returns
+    put.prepared = &prepared;
     return put;
   });
 }

@@ -16,6 +16,8 @@
 
 namespace ddb::engine {
 
+struct PreparedPut;  // item_writer.h
+
 // What a single-item write does, decided from the item as it was.
 struct Mutation {
   enum class Kind { kNone, kPut, kDelete };
@@ -29,6 +31,9 @@ struct Mutation {
   bool by_update_expression = false;
   // A TTL delete: its stream record names the service as the deleter.
   bool by_ttl = false;
+  // kPut: what was computed from the new item before the write took the
+  // table's lock (PreparePut), or null.
+  PreparedPut* prepared = nullptr;
 
   // kPut only: the new item, wherever it is held.
   const Item& put_item() const { return borrowed_item ? *borrowed_item : new_item; }

@@ -81,6 +81,15 @@ void ItemWriter::AfterCommit(const PendingStats& pending) {
   if (pending.next_sequence != 0) streams_.NoteWrites();
 }
 
+PreparedPut PreparePut(const TableSchema& schema, const Item& item) {
+  PreparedPut prepared{.schema = &schema, .size = ItemSize(item), .encoded = EncodeItem(item)};
+  prepared.vector_rows.reserve(schema.vector_indexes.size());
+  for (const VectorIndexSchema& index : schema.vector_indexes) {
+    prepared.vector_rows.push_back(VectorRowOf(index, item));
+  }
+  return prepared;
+}
+
 Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
                                const std::string& item_key, const Item& key,
                                const std::optional<Item>& old_item, const Mutation& mutation,
@@ -89,6 +98,8 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
   if (mutation.kind == Mutation::Kind::kNone) return Status::Ok();
   const Item* new_ptr = nullptr;
   size_t new_size = 0;
+  PreparedPut* prepared =
+      mutation.prepared && mutation.prepared->schema == &schema ? mutation.prepared : nullptr;
   if (mutation.kind == Mutation::Kind::kDelete) {
     if (!old_item) return Status::Ok();
   } else {
@@ -97,7 +108,7 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
     if (ExtractKey(schema, *new_ptr) != key) {
       return Status::InvalidArgument("A write may not change the key of the item it replaces");
     }
-    new_size = ItemSize(*new_ptr);
+    new_size = prepared ? prepared->size : ItemSize(*new_ptr);
     if (new_size > kMaxItemBytes) {
       return Status::InvalidArgument("Item size has exceeded the maximum allowed size");
     }
@@ -105,13 +116,14 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
   DDB_RETURN_IF_ERROR(WriteIndexEntries(state, schema, old_ptr, new_ptr,
                                         new_ptr && mutation.by_update_expression, batch,
                                         pending));
-  DDB_RETURN_IF_ERROR(WriteVectorEntries(state, schema, item_key, old_ptr, new_ptr, batch, pending));
+  DDB_RETURN_IF_ERROR(
+      WriteVectorEntries(state, schema, item_key, old_ptr, new_ptr, prepared, batch, pending));
   pending.earliest_expiry = std::min(
       pending.earliest_expiry, TtlSchedule::WriteEntries(schema, item_key, old_ptr, new_ptr, batch));
   AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl, batch,
                      pending);
   if (new_ptr) {
-    batch.Put(Family::kItems, item_key, EncodeItem(*new_ptr));
+    batch.Put(Family::kItems, item_key, prepared ? prepared->encoded : EncodeItem(*new_ptr));
   } else {
     batch.Delete(Family::kItems, item_key);
   }
@@ -156,13 +168,14 @@ Status ItemWriter::WriteIndexEntries(TableState& state, const TableSchema& schem
 
 Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& schema,
                                       const std::string& item_key, const Item* old_item,
-                                      const Item* new_item, Store::Batch& batch,
-                                      PendingStats& pending) {
-  for (const VectorIndexSchema& index : schema.vector_indexes) {
+                                      const Item* new_item, PreparedPut* prepared,
+                                      Store::Batch& batch, PendingStats& pending) {
+  for (size_t i = 0; i < schema.vector_indexes.size(); ++i) {
+    const VectorIndexSchema& index = schema.vector_indexes[i];
     bool old_row = old_item && InVectorIndex(index, *old_item);
     std::optional<VectorRow> new_row;
     if (new_item) {
-      auto row = VectorRowOf(index, *new_item);
+      auto row = prepared ? std::move(prepared->vector_rows[i]) : VectorRowOf(index, *new_item);
       if (!row.ok()) return row.status();
       new_row = std::move(row).value();
     }

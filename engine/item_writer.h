@@ -52,6 +52,20 @@ struct PendingStats {
   std::vector<VectorChange> vectors;
 };
 
+// What a put writes that depends only on the new item and the table's
+// schema, computed before the write takes the table's lock: concurrent
+// writers to one table then encode in parallel and hold the lock only to
+// read the old item and write the batch. Used only when the schema is still
+// the one it was computed for.
+struct PreparedPut {
+  const TableSchema* schema = nullptr;
+  size_t size = 0;       // ItemSize
+  std::string encoded;   // EncodeItem
+  // VectorRowOf for each of schema->vector_indexes, in order.
+  std::vector<Result<std::optional<VectorRow>>> vector_rows;
+};
+PreparedPut PreparePut(const TableSchema& schema, const Item& item);
+
 class ItemWriter {
  public:
   ItemWriter(Store& store, TtlSchedule& ttl, StreamLog& streams);
@@ -85,10 +99,11 @@ class ItemWriter {
                            const Item* new_item, bool by_update_expression, Store::Batch& batch,
                            PendingStats& pending) REQUIRES(state.write_mu);
   // The same for the table's vector indexes.
+  // `prepared`, when not null, holds the new item's rows.
   Status WriteVectorEntries(TableState& state, const TableSchema& schema,
                             const std::string& item_key, const Item* old_item,
-                            const Item* new_item, Store::Batch& batch, PendingStats& pending)
-      REQUIRES(state.write_mu);
+                            const Item* new_item, PreparedPut* prepared, Store::Batch& batch,
+                            PendingStats& pending) REQUIRES(state.write_mu);
   void AppendStreamRecord(TableState& state, const TableSchema& schema, const Item* old_item,
                           const Item* new_item, bool by_ttl, Store::Batch& batch,
                           PendingStats& pending) REQUIRES(state.write_mu);

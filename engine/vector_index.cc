@@ -34,12 +34,15 @@ namespace {
 // ("-0.123456") has an integer mantissa below 2^24 and a power of ten up to
 // 10^10, both exact in a float, so one float division rounds correctly,
 // giving what from_chars gives.
-std::optional<float> ShortDecimalToFloat(std::string_view text) {
+// Results come back through an out-parameter: a returned optional<float>
+// is assembled in memory from two partial stores and read back whole, a
+// store-forwarding stall on each of an embedding's 768 components.
+bool ShortDecimalToFloat(std::string_view text, float* out) {
   constexpr float kPowersOfTen[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                     1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
   bool negative = !text.empty() && text[0] == '-';
   if (negative) text.remove_prefix(1);
-  if (text.size() > 12) return std::nullopt;  // "0.0000012345" at most
+  if (text.size() > 12) return false;  // "0.0000012345" at most
   uint64_t mantissa = 0;  // 12 digits at most: no overflow
   const char* at = text.data();
   const char* end = at + text.size();
@@ -49,18 +52,18 @@ std::optional<float> ShortDecimalToFloat(std::string_view text) {
     fraction_digits = static_cast<int>(end - at - 1);
     for (++at; at < end; ++at) mantissa = mantissa * 10 + static_cast<uint64_t>(*at - '0');
   }
-  if (mantissa >= (uint64_t{1} << 24) || fraction_digits > 10) return std::nullopt;
+  if (mantissa >= (uint64_t{1} << 24) || fraction_digits > 10) return false;
   float value = static_cast<float>(mantissa);
   if (fraction_digits > 0) value /= kPowersOfTen[fraction_digits];
-  return negative ? -value : value;
+  *out = negative ? -value : value;
+  return true;
 }
 
-}  // namespace
-
-std::optional<float> ToFloat(const Number& number) {
+// ToFloat, into *out; false when the number has no float.
+bool NearestFloat(const Number& number, float* out) {
   const std::string& text = number.ToString();
   // Canonical text is plain notation: digits, at most one point, a sign.
-  if (auto quick = ShortDecimalToFloat(text)) return quick;
+  if (ShortDecimalToFloat(text, out)) return true;
   float value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error == std::errc::result_out_of_range) {
@@ -68,10 +71,20 @@ std::optional<float> ToFloat(const Number& number) {
     // above it there is no float.
     bool tiny = text.find_first_not_of("-0.") != std::string::npos &&
                 (text.starts_with("0.") || text.starts_with("-0."));
-    if (!tiny) return std::nullopt;
-    return 0.0f;
+    if (!tiny) return false;
+    *out = 0.0f;
+    return true;
   }
-  if (error != std::errc() || std::isinf(value)) return std::nullopt;
+  if (error != std::errc() || std::isinf(value)) return false;
+  *out = value;
+  return true;
+}
+
+}  // namespace
+
+std::optional<float> ToFloat(const Number& number) {
+  float value;
+  if (!NearestFloat(number, &value)) return std::nullopt;
   return value;
 }
 
@@ -126,10 +139,10 @@ Result<std::optional<VectorRow>> VectorRowOf(const VectorIndexSchema& index, con
   VectorRow row;
   row.vector.reserve(list.size());
   for (const AttributeValue& element : list) {
-    std::optional<float> component;
-    if (element.is<Number>()) component = ToFloat(element.as<Number>());
-    if (!component) return wrong_type();
-    row.vector.push_back(*component);
+    float component;
+    const Number* number = std::get_if<Number>(&element.variant());
+    if (!number || !NearestFloat(*number, &component)) return wrong_type();
+    row.vector.push_back(component);
   }
   if (list.size() != index.dimensions) {
     return Invalid("Invalid size for parameter " + index.vector_attribute + ", Expected: " +
