@@ -82,7 +82,10 @@ void ItemWriter::AfterCommit(const PendingStats& pending) {
 }
 
 PreparedPut PreparePut(const TableSchema& schema, const Item& item) {
-  PreparedPut prepared{.schema = &schema, .size = ItemSize(item), .encoded = EncodeItem(item)};
+  PreparedPut prepared;
+  prepared.schema = &schema;
+  prepared.size = ItemSize(item);
+  prepared.encoded = EncodeItem(item);
   prepared.vector_rows.reserve(schema.vector_indexes.size());
   for (const VectorIndexSchema& index : schema.vector_indexes) {
     prepared.vector_rows.push_back(VectorRowOf(index, item));
