@@ -78,6 +78,17 @@ class Reader {
     return true;
   }
 
+  // Elements separated by commas up to `close`, which may follow at once;
+  // `element` reads each. The opening bracket is already consumed.
+  template <class Fn>
+  bool Sequence(char close, Fn element) {
+    if (Consume(close)) return true;
+    do {
+      if (!element()) return false;
+    } while (Consume(','));
+    return Consume(close);
+  }
+
   // How far `path` is matched below a member named `name` (or an array
   // element, `name` empty) of a value that matched `matched` steps; -1 when
   // it is off the path.
@@ -98,31 +109,25 @@ class Reader {
         ++at_;
         doc_.StartObject();
         rapidjson::SizeType members = 0;
-        if (!Consume('}')) {
-          do {
-            std::string_view name;
-            if (!String(&name) || !Consume(':')) return false;
-            doc_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false);
-            if (!Value(Below(matched, name, false), depth)) return false;
-            ++members;
-          } while (Consume(','));
-          if (!Consume('}')) return false;
-        }
-        return doc_.EndObject(members);
+        bool read = Sequence('}', [&] {
+          std::string_view name;
+          if (!String(&name) || !Consume(':')) return false;
+          doc_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false);
+          ++members;
+          return Value(Below(matched, name, false), depth);
+        });
+        return read && doc_.EndObject(members);
       }
       case '[': {
         if (++depth > kMaxOutsideDepth) return false;
         ++at_;
         doc_.StartArray();
         rapidjson::SizeType elements = 0;
-        if (!Consume(']')) {
-          do {
-            if (!Value(Below(matched, {}, true), depth)) return false;
-            ++elements;
-          } while (Consume(','));
-          if (!Consume(']')) return false;
-        }
-        return doc_.EndArray(elements);
+        bool read = Sequence(']', [&] {
+          ++elements;
+          return Value(Below(matched, {}, true), depth);
+        });
+        return read && doc_.EndArray(elements);
       }
       case '"': {
         std::string_view text;
@@ -139,20 +144,28 @@ class Reader {
     }
   }
 
-  // An item: a non-empty object of attribute values, stood for in the
-  // document by a placeholder.
-  bool CaptureItem() {
+  // {"name": <attribute value>, …} into *map; `depth` M/L levels above the
+  // values. Item names must pass CheckAttributeName (its problems are left
+  // to the general path to word); a map's need not.
+  bool Members(int depth, bool item_names, engine::Map* map) {
     if (!Consume('{')) return false;
-    engine::Item item;
-    do {
+    return Sequence('}', [&] {
       std::string_view name;
-      // CheckAttributeName's problems are left to the general path to word.
-      if (!String(&name) || CheckAttributeName(name) || !Consume(':')) return false;
+      if (!String(&name) || (item_names && CheckAttributeName(name)) || !Consume(':')) {
+        return false;
+      }
       AttributeValue value;
-      if (!AttributeValueAt(0, &value)) return false;
-      item.insert_or_assign(std::string(name), std::move(value));
-    } while (Consume(','));
-    if (!Consume('}')) return false;
+      if (!AttributeValueAt(depth, &value)) return false;
+      map->insert_or_assign(std::string(name), std::move(value));
+      return true;
+    });
+  }
+
+  // An item: a non-empty object of attribute values (an empty one is the
+  // general path's error), stood for in the document by a placeholder.
+  bool CaptureItem() {
+    engine::Item item;
+    if (!Members(0, true, &item) || item.empty()) return false;
     doc_.StartObject();
     doc_.Key(kPlaceholderName.data(), static_cast<rapidjson::SizeType>(kPlaceholderName.size()), false);
     doc_.Uint(static_cast<unsigned>(items_.size()));
@@ -197,27 +210,14 @@ class Reader {
     if (depth + 1 >= engine::kMaxNestingDepth) return false;
     if (map) {
       engine::Map members;
-      if (!Consume('{')) return false;
-      if (!Consume('}')) {
-        do {
-          std::string_view name;
-          if (!String(&name) || !Consume(':')) return false;
-          AttributeValue value;
-          if (!AttributeValueAt(depth + 1, &value)) return false;
-          members.insert_or_assign(std::string(name), std::move(value));
-        } while (Consume(','));
-        if (!Consume('}')) return false;
-      }
+      if (!Members(depth + 1, false, &members)) return false;
       *out = AttributeValue(std::move(members));
       return true;
     }
     engine::List elements;
-    if (!Consume('[')) return false;
-    if (!Consume(']')) {
-      do {
-        if (!AttributeValueAt(depth + 1, &elements.emplace_back())) return false;
-      } while (Consume(','));
-      if (!Consume(']')) return false;
+    if (!Consume('[') ||
+        !Sequence(']', [&] { return AttributeValueAt(depth + 1, &elements.emplace_back()); })) {
+      return false;
     }
     *out = AttributeValue(std::move(elements));
     return true;

@@ -145,29 +145,23 @@ bool Number::TryAdoptPlain(std::string_view text, Number* out) {
     digit_count = static_cast<int>(canonical_end - first);
     exponent = -static_cast<int>(first - (at + 2)) - 1;
   } else {
-    const char* c = at;
-    while (c < end && is_digit(*c)) ++c;
-    if (c == at) return false;
-    exponent = static_cast<int>(c - at) - 1;
-    if (c == end) {  // an integer: its trailing zeros are place value only
-      const char* last = end;
+    const char* point = at;  // where the integer digits end
+    while (point < end && is_digit(*point)) ++point;
+    if (point == at) return false;
+    exponent = static_cast<int>(point - at) - 1;
+    if (point < end) {
+      if (*point != '.' || point + 1 == end) return false;  // "5." is for the general path
+      for (const char* c = point + 1; c < end; ++c) {
+        if (!is_digit(*c)) return false;
+      }
+      canonical_end = fraction_end(point);
+    }
+    if (canonical_end == point) {  // an integer ("500", "5.00"): trailing zeros are place value
+      const char* last = point;
       while (last[-1] == '0') --last;
       digit_count = static_cast<int>(last - at);
     } else {
-      if (*c != '.') return false;
-      const char* point = c;
-      for (++c; c < end; ++c) {
-        if (!is_digit(*c)) return false;
-      }
-      if (end == point + 1) return false;  // "5." is for the general path
-      canonical_end = fraction_end(point);
-      const char* last = canonical_end;
-      if (last == point) {  // "5.00": the integer's trailing zeros do not count
-        while (last[-1] == '0') --last;
-        digit_count = static_cast<int>(last - at);
-      } else {
-        digit_count = static_cast<int>(last - at) - 1;
-      }
+      digit_count = static_cast<int>(canonical_end - at) - 1;
     }
   }
   if (digit_count > kMaxSignificantDigits) return false;
