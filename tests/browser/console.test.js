@@ -255,11 +255,14 @@ test('add an item, query it, edit it and see the MODIFY record', async () => {
 test('an edit conflict is shown, never overwritten', async () => {
   await scanTable('orders');
   await rowWith('edited as plain JSON').getByRole('button', {name: 'Open'}).click();
+  // Open reads the item before the editor shows it: wait for the editor, or
+  // the change below can land first and the editor opens the new version.
+  const editor = page.getByLabel('Item JSON');
+  await editor.waitFor();
   // Someone else changes the item while the editor is open.
   await client.ddb('UpdateItem', {TableName: 'orders',
     Key: {customer: {S: 'ada'}, placed: {N: '1700000000'}},
     UpdateExpression: 'SET note = :n', ExpressionAttributeValues: {':n': {S: 'theirs'}}});
-  const editor = page.getByLabel('Item JSON');
   const item = JSON.parse(await editor.inputValue());
   item.note = {S: 'mine'};
   await editor.fill(JSON.stringify(item));
