@@ -373,8 +373,10 @@ def print_targets(results, connections_list):
         if ceiling and get:
             row("GetItem at {}: ≥ 0.6 of the trivial server".format(connections),
                 get["rate"] / ceiling["rate"], ceiling["cpu_us"] / get["cpu_us"], 0.6)
-        persistent = [op[0] for op in OPS if (op[0], connections, "ld-persistent") in results]
-        if persistent:  # --servers may leave it out
+        persistent = [op[0] for op in OPS
+                      if (op[0], connections, "ld-persistent") in results
+                      and (op[0], connections, "ld-memory") in results]
+        if persistent:  # --servers may leave either out
             slowest = min((results[(label, connections, "ld-persistent")]["rate"] /
                            results[(label, connections, "ld-memory")]["rate"], label)
                           for label in persistent)
@@ -383,9 +385,9 @@ def print_targets(results, connections_list):
                             for label in persistent)
             row("persistent within 10% of in memory at {} (worst: {})".format(
                 connections, slowest[1]), slowest[0], worst_cpu, 0.9)
-        if connections == 16:
-            worst = max((results[(op[0], 16, "ld-memory")]["p99"], op[0]) for op in OPS
-                        if (op[0], 16, "ld-memory") in results)
+        measured = [op[0] for op in OPS if (op[0], 16, "ld-memory") in results]
+        if connections == 16 and measured:
+            worst = max((results[(label, 16, "ld-memory")]["p99"], label) for label in measured)
             print("| p99 < 1 ms at 16 | worst {:.2f} ms ({}) | | {} |".format(
                 worst[0], worst[1], "yes" if worst[0] < 1 else "no"))
 
