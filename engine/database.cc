@@ -112,7 +112,7 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
   PreparedPut prepared = PreparePut(*schema, item);
   return writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
-    Mutation put{Mutation::Kind::kPut};
+    Mutation put{Mutation::Kind::kPut, {}};
     put.borrowed_item = &item;  // alive until this call returns
     put.prepared = &prepared;
     return put;
