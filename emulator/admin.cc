@@ -7,13 +7,13 @@
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
+#include "emulator/admin_body.h"
 
 namespace ddb::emulator {
 
 using api::ApiError;
 using api::ApiResult;
 using api::JsonWriter;
-using api::ParseBounded;
 using api::RenderError;
 using api::RenderObject;
 using api::RequestReader;
@@ -23,7 +23,6 @@ using api::WriteString;
 
 namespace {
 
-constexpr int kMaxBodyDepth = 64;
 constexpr int64_t kLatestMillis = 253402300799999;  // 9999-12-31T23:59:59.999Z
 
 Response Answer(ApiResult<std::string> result) {
@@ -48,11 +47,9 @@ std::string ClockJson(const engine::ShiftableClock& clock) {
 }
 
 ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view body) {
-  rapidjson::Document doc;
-  if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
-    return ApiError::Validation("The body must be a JSON object");
-  }
-  RequestReader r(doc);
+  auto doc = ParseAdminBody(body);
+  if (!doc.ok()) return doc.take_error();
+  RequestReader r(*doc);
   auto seconds = r.Long("AdvanceSeconds");
   auto millis = r.Long("AdvanceMillis");
   auto set = r.Long("SetMillis");
@@ -157,20 +154,16 @@ ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view metho
 ApiResult<std::string> Reset(Preloader& preloader, std::string_view body) {
   std::optional<std::string> ns;
   bool with_models = true;
-  if (body.find_first_not_of(" \t\r\n") != std::string_view::npos) {
-    rapidjson::Document doc;
-    if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
-      return ApiError::Validation("The body must be a JSON object");
-    }
-    RequestReader r(doc);
-    auto given = r.String("Namespace");
-    auto models = r.Bool("Models");
-    if (r.failed()) return r.error();
-    if (given) ns = std::string(*given);
-    if (models) with_models = *models;
-    if (!ns && !with_models) {
-      return ApiError::Validation("Models: false applies to one database: give its Namespace");
-    }
+  auto doc = ParseAdminBody(body);
+  if (!doc.ok()) return doc.take_error();
+  RequestReader r(*doc);
+  auto given = r.String("Namespace");
+  auto models = r.Bool("Models");
+  if (r.failed()) return r.error();
+  if (given) ns = std::string(*given);
+  if (models) with_models = *models;
+  if (!ns && !with_models) {
+    return ApiError::Validation("Models: false applies to one database: give its Namespace");
   }
   auto started = std::chrono::steady_clock::now();
   auto summary = ns ? preloader.ResetNamespace(CallerOfNamespace(*ns), with_models) : preloader.Reset();
@@ -230,11 +223,9 @@ ApiResult<std::string> ThrottleControl(Throttle& throttle, std::string_view meth
                                        std::string_view body) {
   if (method == "GET") return throttle.StatsJson();
   if (method != "POST") return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/throttle");
-  rapidjson::Document doc;
-  if (!ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
-    return ApiError::Validation("The body must be a JSON object");
-  }
-  RequestReader r(doc);
+  auto doc = ParseAdminBody(body);
+  if (!doc.ok()) return doc.take_error();
+  RequestReader r(*doc);
   auto enabled = r.Bool("Enabled");
   auto reset = r.Bool("Reset");
   if (r.failed()) return r.error();

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "api/json_reader.h"
+#include "emulator/admin_body.h"
 
 namespace ddb::emulator {
 
@@ -16,25 +17,11 @@ using api::WriteString;
 
 namespace {
 
-constexpr int kMaxBodyDepth = 16;
 constexpr size_t kMaxNameLength = 255;
 
 double MillisSince(std::chrono::steady_clock::time_point started) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
       .count();
-}
-
-// The body as an object; an empty body is an empty object.
-ApiResult<rapidjson::Document> ParseBody(std::string_view body) {
-  rapidjson::Document doc;
-  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    doc.SetObject();
-    return doc;
-  }
-  if (!api::ParseBounded(body, kMaxBodyDepth, &doc) || !doc.IsObject()) {
-    return ApiError::Validation("The body must be a JSON object");
-  }
-  return doc;
 }
 
 void WriteNamespace(JsonWriter& w, const std::optional<std::string>& ns) {
@@ -46,7 +33,7 @@ void WriteNamespace(JsonWriter& w, const std::optional<std::string>& ns) {
 }  // namespace
 
 ApiResult<std::string> Snapshots::Save(std::string_view body) {
-  auto doc = ParseBody(body);
+  auto doc = ParseAdminBody(body);
   if (!doc.ok()) return doc.take_error();
   api::RequestReader r(*doc);
   auto name = r.String("Name");
@@ -100,7 +87,7 @@ ApiResult<std::string> Snapshots::Restore(std::string_view name, std::string_vie
     if (it == saved_.end()) return ApiError::AdminNotFound("No such snapshot: " + std::string(name));
     saved = it->second;
   }
-  auto doc = ParseBody(body);
+  auto doc = ParseAdminBody(body);
   if (!doc.ok()) return doc.take_error();
   api::RequestReader r(*doc);
   auto into = r.String("Namespace");
