@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+from peers import free_port  # noqa: E402  (one home for the benchmarks' helpers)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADERS = {
     "Content-Type": "application/x-amz-json-1.0",
@@ -44,14 +46,6 @@ class Client:
         if resp.status != 200:
             raise RuntimeError("{} failed: {}".format(op, data))
         return data
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wrk(port, seconds, target, body, extra_env=None, connections=16):

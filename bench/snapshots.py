@@ -26,6 +26,8 @@ import subprocess
 import sys
 import time
 
+from peers import free_port  # noqa: E402  (one home for the benchmarks' helpers)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "bench"
 NAMESPACE = KEY + "/us-east-1"
@@ -53,14 +55,6 @@ class Client:
 
     def admin(self, path, body):
         return self.request("/_localdynamo/" + path, {"Content-Type": "application/json"}, body)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 TABLE = {

@@ -8,7 +8,6 @@ the same run, the PutItem round trip alone.
 """
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import boto3
+
+from peers import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 writes = int(sys.argv[1]) if len(sys.argv) > 1 else 300
@@ -40,12 +41,6 @@ class Receiver(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def percentile(values, p):
