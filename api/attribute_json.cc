@@ -14,9 +14,7 @@ using engine::AttributeValue;
 constexpr std::array<std::string_view, 10> kTypeKeys = {"S", "N",    "B",  "BOOL", "NULL",
                                                         "M", "L", "SS", "NS",   "BS"};
 
-ApiError Invalid(std::string detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + std::move(detail));
-}
+ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 ApiResult<engine::Number> ParseNumber(const rapidjson::Value& json) {
   if (!json.IsString()) return WrongType(json, "String");
@@ -210,7 +208,7 @@ ApiResult<engine::Item> ParseItem(const rapidjson::Value& json) {
   engine::Item item;
   for (const auto& member : json.GetObject()) {
     if (auto problem = CheckAttributeName(View(member.name))) {
-      return ApiError::Validation("One or more parameter values were invalid: " + *problem);
+      return Invalid(*problem);
     }
     auto value = ParseAttributeValue(member.value);
     if (!value.ok()) return value.take_error();

@@ -14,9 +14,7 @@ namespace {
 using engine::KeyElement;
 using engine::ScalarType;
 
-ApiError Invalid(const std::string& detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + detail);
-}
+ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 engine::ScalarType ToScalarType(std::string_view type) {
   return type == "N" ? ScalarType::kN : type == "B" ? ScalarType::kB : ScalarType::kS;

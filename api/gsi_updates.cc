@@ -12,9 +12,7 @@
 namespace ddb::api {
 namespace {
 
-ApiError Invalid(const std::string& detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + detail);
-}
+ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 // The one action of an update object, its name ("Create", ...) and body.
 struct Action {

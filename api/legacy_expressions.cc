@@ -15,9 +15,7 @@ namespace expr = engine::expr;
 using engine::AttributeType;
 using engine::AttributeValue;
 
-ApiError Invalid(const std::string& detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + detail);
-}
+ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 expr::Path TopLevel(std::string_view name) {
   return expr::Path{{expr::PathElement{std::string(name)}}};
