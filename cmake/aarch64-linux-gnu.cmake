@@ -15,3 +15,7 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu)
 # Programs run at build time (cmake -P scripts) are the build machine's.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+# GCC notes on arm64 that a pair<double, double> is passed as GCC 10.1
+# changed it to be: that matters only when linking with code from an older
+# GCC, and every object here comes from this one compiler.
+set(CMAKE_CXX_FLAGS_INIT "-Wno-psabi")
