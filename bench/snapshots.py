@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from peers import free_port  # noqa: E402  (one home for the benchmarks' helpers)
+from peers import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "bench"

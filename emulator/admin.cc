@@ -152,16 +152,12 @@ ApiResult<std::string> Triggers(TriggerManager& triggers, std::string_view metho
 }
 
 ApiResult<std::string> Reset(Preloader& preloader, std::string_view body) {
-  std::optional<std::string> ns;
-  bool with_models = true;
   auto doc = ParseAdminBody(body);
   if (!doc.ok()) return doc.take_error();
   RequestReader r(*doc);
-  auto given = r.String("Namespace");
-  auto models = r.Bool("Models");
+  auto ns = r.String("Namespace");
+  bool with_models = r.Bool("Models").value_or(true);
   if (r.failed()) return r.error();
-  if (given) ns = std::string(*given);
-  if (models) with_models = *models;
   if (!ns && !with_models) {
     return ApiError::Validation("Models: false applies to one database: give its Namespace");
   }
