@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/build_info.h"
 #include "server/healthcheck.h"
 
 #ifndef LOCALDYNAMO_VERSION
@@ -62,7 +63,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "beyond their OnDemandThroughput maximums, by the emulator's clock (default off; the "
        "admin API can turn it on)")
       ("faults", po::value(&options.faults_file),
-       "JSON file of injected-fault rules to start with (a list; see the README)")
+       "JSON file of injected-fault rules to start with (a list; see docs/failure-paths.md)")
       ("ttl-interval", po::value(&options.ttl_interval_seconds),
        "seconds between TTL sweeps and stream maintenance (default 1; 0: only when asked "
        "through the admin API)")
@@ -70,7 +71,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "age at which a stream's open shard closes and a child shard opens (default 14400, "
        "about DynamoDB's four hours)")
       ("triggers", po::value(&options.triggers_file),
-       "JSON file of local stream triggers (a list of definitions; see the README)")
+       "JSON file of local stream triggers (a list of definitions; see docs/streams-and-triggers.md)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
       ("allow-command-triggers", po::bool_switch(&options.allow_command_triggers),
        "let the admin API create triggers that run commands or write OnFailure files (the "
@@ -139,7 +140,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   if (vm.count("version")) {
-    std::cout << "localdynamo " LOCALDYNAMO_VERSION "\n";
+    std::cout << "localdynamo " LOCALDYNAMO_VERSION " (commit " << BuildCommit() << ")\n";
     *exit_code = 0;
     return std::nullopt;
   }

@@ -2,13 +2,14 @@
 (`-jar DynamoDBLocal.jar` with JVM options in front, as scripts written for
 amazon/dynamodb-local pass them) and `--healthcheck`, the image's probe."""
 
+import re
 import subprocess
 import time
 
 import pytest
 
 from .e2e_util import EXTERNAL_URL, make_client, unique_name
-from .server_util import free_port, run_server, server_binary
+from .server_util import REPO_ROOT, free_port, run_server, server_binary
 
 pytestmark = pytest.mark.skipif(bool(EXTERNAL_URL), reason="starts its own servers")
 
@@ -94,3 +95,15 @@ def test_healthcheck_refuses_what_it_cannot_probe():
     result = run_binary("--port", "0", "--healthcheck")
     assert result.returncode == 2
     assert "--healthcheck must be the first argument" in result.stderr
+
+
+def test_version_names_the_commit_it_was_built_from():
+    out = run_binary("--version")
+    assert out.returncode == 0, out.stderr
+    match = re.fullmatch(r"localdynamo (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}(-modified)?|unknown)\)\n",
+                         out.stdout)
+    assert match, out.stdout
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
+                          cwd=str(REPO_ROOT))
+    if head.returncode == 0:  # a checkout: the build asked git, and the commits agree
+        assert match.group(2).split("-")[0] == head.stdout.strip()

@@ -44,7 +44,8 @@ def banner_of(server):
 def version():
     out = subprocess.run([str(server_binary().resolve()), "--version"], capture_output=True,
                          text=True, timeout=10).stdout
-    return out.split()[-1]
+    # "localdynamo 0.1.0 (commit 1234abcd5678)": the banner names the version alone.
+    return out.split()[1]
 
 
 def check_api_works(server):
