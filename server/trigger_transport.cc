@@ -29,6 +29,18 @@ using SteadyClock = std::chrono::steady_clock;
 
 emulator::DeliveryOutcome Failed(std::string why) { return {false, std::move(why)}; }
 
+// A pipe whose ends close on exec. macOS has no pipe2.
+bool CloseOnExecPipe(int fds[2]) {
+#if defined(__APPLE__)
+  if (pipe(fds) != 0) return false;
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  return true;
+#else
+  return pipe2(fds, O_CLOEXEC) == 0;
+#endif
+}
+
 struct Url {
   std::string host, port = "80", target = "/";
 };
@@ -131,13 +143,16 @@ bool WriteAll(int fd, const std::string& body, SteadyClock::time_point deadline)
 emulator::DeliveryOutcome Run(const std::string& command, const std::string& body,
                               int timeout_seconds, const std::atomic<bool>& cancel) {
   int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return Failed("cannot create a pipe");
+  if (!CloseOnExecPipe(pipe_fds)) return Failed("cannot create a pipe");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
   // None of the server's other descriptors (its listening socket above all)
-  // may outlive it in a command that keeps running.
+  // may outlive it in a command that keeps running: glibc closes them by
+  // range (2.34 and later), macOS by a spawn flag (below).
+#if defined(__GLIBC__)
   posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
+#endif
   // The command gets default signal handling and its own process group, so
   // that a timeout can stop everything it started.
   posix_spawnattr_t attributes;
@@ -149,8 +164,15 @@ emulator::DeliveryOutcome Run(const std::string& command, const std::string& bod
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-                                            POSIX_SPAWN_SETPGROUP);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP;
+#if defined(__APPLE__)
+  // Only the descriptors the file actions name survive: standard input
+  // (dup2 above), output and error (inherited).
+  posix_spawn_file_actions_addinherit_np(&actions, STDOUT_FILENO);
+  posix_spawn_file_actions_addinherit_np(&actions, STDERR_FILENO);
+  flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
+#endif
+  posix_spawnattr_setflags(&attributes, flags);
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
   int spawned =
