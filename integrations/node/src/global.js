@@ -12,6 +12,18 @@ const { admin, dynamodb } = require("./client.cjs");
 const runState = require("./run-state.cjs");
 const worker = require("./worker.cjs");
 
+// The binary the `localdynamo` package installed for this machine, or
+// undefined (the package is missing, or has no binary here: then
+// `localdynamo` on PATH, and its error says what to do should that fail too).
+function packagedBinary() {
+  try {
+    return require("localdynamo").binaryPath;
+  } catch (error) {
+    packagedBinary.problem = error.message;
+    return undefined;
+  }
+}
+
 async function createTables(endpoint, caller, tables) {
   await Promise.all(tables.map(async (input) => {
     const { TableDescription: created } = await dynamodb(endpoint, caller, "CreateTable", input);
@@ -40,7 +52,8 @@ export async function setUp({ root = process.cwd() } = {}) {
   const server = external
     ? { endpoint: external.replace(/\/+$/, ""), async stop() {} }
     : await startServer({
-        binary: settings.binary || process.env.LOCALDYNAMO_BIN || "localdynamo",
+        binary: settings.binary || process.env.LOCALDYNAMO_BIN || packagedBinary() || "localdynamo",
+        binaryProblem: packagedBinary.problem,
         port: settings.port, isolation: settings.isolation, models: settings.models,
         args: settings.args,
       });

@@ -4,7 +4,9 @@ import { spawn } from "node:child_process";
 const READY = /localdynamo listening on (http:\/\/[^\s]+)/;
 
 // Resolves to { endpoint, stop() } once the server says where it listens.
-export function startServer({ binary, port = 0, isolation = true, models = true, args = [] }) {
+// `binaryProblem`: why the `localdynamo` package gave no binary, if it did not.
+export function startServer({ binary, binaryProblem, port = 0, isolation = true, models = true,
+                              args = [] }) {
   const flags = ["--in-memory", "--host", "127.0.0.1", "--port", String(port), "--no-console",
                  ...(isolation ? ["--per-key-databases"] : []),
                  ...(models ? [] : ["--no-models"]), ...args];
@@ -27,7 +29,9 @@ export function startServer({ binary, port = 0, isolation = true, models = true,
                        `${error.message}\n${output}`));
     }
     child.on("error", (error) => fail(error.code === "ENOENT"
-      ? new Error("not found; set LOCALDYNAMO_BIN to the binary, or LOCALDYNAMO_URL to a running server")
+      ? new Error("not found; install the localdynamo package (npm install -D localdynamo), " +
+                  "set LOCALDYNAMO_BIN to the binary, or LOCALDYNAMO_URL to a running server" +
+                  (binaryProblem ? ` (${binaryProblem})` : ""))
       : error));
     child.stderr.on("data", (chunk) => { output += chunk; });
     // Keep reading stdout for the whole run: a full pipe would stall the server.

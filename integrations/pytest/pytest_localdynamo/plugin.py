@@ -18,7 +18,7 @@ from . import hooks
 from .admin import AdminError
 from .database import RESET_MODES, LocalDynamoDatabase
 from .environment import EnvironmentPatch, install_endpoint_shim, session_environment
-from .server import LocalDynamoServer, ServerError, find_binary
+from .server import LocalDynamoServer, ServerError, find_binary, packaged_binary
 from .tables import load_tables
 
 ISOLATION_MODES = ("worker", "shared")
@@ -38,7 +38,8 @@ def pytest_addoption(parser):
     group = parser.getgroup("localdynamo")
     group.addoption("--localdynamo-bin", dest="localdynamo_bin", default=None,
                     help="localdynamo binary to start (else $LOCALDYNAMO_BIN, the "
-                         "localdynamo_bin ini value, or localdynamo on PATH)")
+                         "localdynamo_bin ini value, the localdynamo package's binary, "
+                         "or localdynamo on PATH)")
     group.addoption("--localdynamo-url", dest="localdynamo_url", default=None,
                     help="use this running localdynamo instead of starting one "
                          "(else $LOCALDYNAMO_URL or the localdynamo_url ini value)")
@@ -143,7 +144,8 @@ class SessionState:
     # -- the server --------------------------------------------------------
 
     def configured_binary(self):
-        """The binary the options name, or None (then: PATH). A relative
+        """The binary the options name, or None (then: the localdynamo
+        package's, else PATH). A relative
         ini value is relative to the ini file."""
         given = self.config.getoption("localdynamo_bin") or os.environ.get("LOCALDYNAMO_BIN")
         if given:
@@ -154,7 +156,7 @@ class SessionState:
         return from_ini or None
 
     def binary_description(self):
-        return self.configured_binary() or "localdynamo on PATH"
+        return self.configured_binary() or packaged_binary() or "localdynamo on PATH"
 
     def url(self):
         if self.external_url:

@@ -42,15 +42,26 @@ class ServerError(RuntimeError):
     """The binary is missing, did not start, or did not stop cleanly."""
 
 
+def packaged_binary():
+    """The binary of the `localdynamo` package (its wheel carries one for
+    Linux x86_64 and aarch64), or None where it is not installed."""
+    try:
+        import localdynamo
+        return localdynamo.binary_path()
+    except (ImportError, FileNotFoundError):
+        return None
+
+
 def find_binary(configured):
     """The binary to run: `configured` (the --localdynamo-bin option,
     $LOCALDYNAMO_BIN or the localdynamo_bin ini value, in that order, already
-    chosen by the caller) or `localdynamo` on PATH."""
-    candidate = configured or shutil.which("localdynamo")
+    chosen by the caller), the `localdynamo` package's, or `localdynamo` on
+    PATH."""
+    candidate = configured or packaged_binary() or shutil.which("localdynamo")
     if not candidate:
         raise ServerError(
-            "localdynamo binary not found: put it on PATH, or set --localdynamo-bin, "
-            "$LOCALDYNAMO_BIN or the localdynamo_bin ini option "
+            "localdynamo binary not found: pip install localdynamo, put it on PATH, or set "
+            "--localdynamo-bin, $LOCALDYNAMO_BIN or the localdynamo_bin ini option "
             "(or point $LOCALDYNAMO_URL at a running server)")
     if not (os.path.isfile(candidate) and os.access(candidate, os.X_OK)):
         raise ServerError("localdynamo binary not found or not executable: {}".format(candidate))

@@ -1,0 +1,3 @@
+from localdynamo import main
+
+main()
