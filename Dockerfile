@@ -1,41 +1,62 @@
 # The localdynamo container image: a drop-in for amazon/dynamodb-local, for
 # linux/amd64 and linux/arm64 (Apple Silicon, Graviton).
 #
+#   docker build -t localdynamo .
 #   docker run -p 8000:8000 localdynamo
 #   docker run -p 8000:8000 localdynamo -jar DynamoDBLocal.jar -sharedDb -inMemory
 #   docker buildx build --platform linux/amd64,linux/arm64 -t localdynamo .
 #
-# Stage one runs on the build machine's own architecture ($BUILDPLATFORM)
-# and compiles the server for the target's ($TARGETARCH) with the project's
-# CMake build on Debian bookworm: natively when they match, else with
-# Debian's cross toolchain and the target's libraries installed through
-# multiarch (cmake/aarch64-linux-gnu.cmake), so no step runs under
-# emulation. It gathers the runtime file system: the stripped binary, exactly
-# the shared libraries it loads (scripts/image-libs.sh, from its ELF headers),
-# the preloaded models, a passwd entry for the unprivileged user, and
-# Debian's static busybox for the target as /bin/sh with its applets. Stage
-# two is that file system alone, FROM scratch: no package manager and no
-# libraries but the server's; the one static busybox (about 2 MB) is there
-# because Testcontainers' default wait strategy checks the port from inside
-# the container with `/bin/sh -c "cat /proc/net/tcp* | awk … | grep … ||
-# nc -vz …"`, and stream triggers' "Command" runs through /bin/sh. The health
-# check stays the binary's own --healthcheck mode.
+# The build stage runs on the build machine's own architecture
+# ($BUILDPLATFORM), never under emulation, and yields the server for the
+# target's ($TARGETARCH), linked statically:
+# - from dist/linux-$TARGETARCH/bin/localdynamo when scripts/release.sh made
+#   it (the binary the tests ran; LOCALDYNAMO_PREBUILT=no compiles anyway);
+# - else compiled with the project's CMake build on Debian bookworm: natively
+#   when the architectures match, else with Debian's cross toolchain and the
+#   target's libraries installed through multiarch
+#   (cmake/aarch64-linux-gnu.cmake, cmake/x86_64-linux-gnu.cmake).
+# scripts/release.sh uses this stage (--target build) to compile the binary
+# of the architecture it is not running on.
+#
+# It gathers the runtime file system: the binary, the preloaded models, a
+# passwd entry for the unprivileged user, and Debian's static busybox for
+# the target as /bin/sh with its applets. The image is that file system
+# alone, FROM scratch: no package manager, no libraries. The one static
+# busybox (about 2 MB) is there because Testcontainers' default wait
+# strategy checks the port from inside the container with
+# `/bin/sh -c "cat /proc/net/tcp* | awk … | grep … || nc -vz …"`, and stream
+# triggers' "Command" runs through /bin/sh. The health check stays the
+# binary's own --healthcheck mode.
 
 FROM --platform=$BUILDPLATFORM debian:bookworm-slim AS build
 ARG BUILDARCH=amd64
 ARG TARGETARCH=amd64
+ARG LOCALDYNAMO_PREBUILT=auto
+WORKDIR /src
+COPY dist dist
 RUN set -eu; \
+    if [ "$LOCALDYNAMO_PREBUILT" = auto ] && [ -f "dist/linux-$TARGETARCH/bin/localdynamo" ]; then \
+      mode=prebuilt; \
+    else \
+      mode=compile; \
+    fi; \
+    echo "$mode" >/tmp/mode; echo "localdynamo for $TARGETARCH: $mode"; \
     case "$BUILDARCH/$TARGETARCH" in \
       amd64/amd64|arm64/arm64) compiler=g++ ;; \
-      amd64/arm64) compiler=g++-aarch64-linux-gnu; dpkg --add-architecture arm64 ;; \
+      amd64/arm64) compiler=g++-aarch64-linux-gnu ;; \
+      arm64/amd64) compiler=g++-x86-64-linux-gnu ;; \
       *) echo "building for $TARGETARCH on $BUILDARCH is not supported" >&2; exit 1 ;; \
     esac; \
+    [ "$TARGETARCH" = "$BUILDARCH" ] || dpkg --add-architecture "$TARGETARCH"; \
     apt-get update -qq; \
+    packages="binutils busybox-static"; \
+    if [ "$mode" = compile ]; then \
+      packages="$packages $compiler make cmake rapidjson-dev librocksdb-dev:$TARGETARCH \
+        libboost-dev:$TARGETARCH libboost-program-options-dev:$TARGETARCH \
+        zlib1g-dev:$TARGETARCH libssl-dev:$TARGETARCH"; \
+    fi; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      $compiler make cmake binutils rapidjson-dev busybox-static \
-      librocksdb-dev:$TARGETARCH libboost-dev:$TARGETARCH \
-      libboost-program-options-dev:$TARGETARCH zlib1g-dev:$TARGETARCH \
-      libssl-dev:$TARGETARCH >/dev/null; \
+      $packages >/dev/null; \
     mkdir -p /opt/busybox; \
     if [ "$TARGETARCH" = "$BUILDARCH" ]; then \
       cp /bin/busybox /opt/busybox/busybox; \
@@ -46,7 +67,6 @@ RUN set -eu; \
       rm -rf /tmp/busybox-*; \
     fi; \
     rm -rf /var/lib/apt/lists/*
-WORKDIR /src
 COPY CMakeLists.txt ./
 COPY cmake cmake
 COPY console console
@@ -60,24 +80,35 @@ COPY mcp mcp
 # The models' ACCESS_PATTERNS.md are embedded in the binary (localdynamo mcp).
 COPY fixtures fixtures
 ARG JOBS=2
-RUN set -eu; \
-    if [ "$TARGETARCH" = "$BUILDARCH" ]; then cross=""; strip=strip; \
-    else cross="-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake"; strip=aarch64-linux-gnu-strip; fi; \
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF $cross >/dev/null; \
-    cmake --build build -j "$JOBS" --target localdynamo; \
-    $strip --strip-unneeded build/localdynamo
+# The commit `localdynamo --version` names (the build context has no .git).
+ARG LOCALDYNAMO_COMMIT=unknown
+RUN set -eu; mkdir -p /out; \
+    case "$TARGETARCH" in \
+      amd64) triplet=x86_64-linux-gnu; machine=X86-64 ;; \
+      arm64) triplet=aarch64-linux-gnu; machine=AArch64 ;; \
+    esac; \
+    if [ "$(cat /tmp/mode)" = prebuilt ]; then \
+      cp "dist/linux-$TARGETARCH/bin/localdynamo" /out/localdynamo; \
+    else \
+      cross=""; strip=strip; \
+      if [ "$TARGETARCH" != "$BUILDARCH" ]; then \
+        cross="-DCMAKE_TOOLCHAIN_FILE=cmake/$triplet.cmake"; strip=$triplet-strip; \
+      fi; \
+      cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF $cross >/dev/null; \
+      LOCALDYNAMO_COMMIT=$LOCALDYNAMO_COMMIT cmake --build build -j "$JOBS" --target localdynamo; \
+      $strip --strip-unneeded -o /out/localdynamo build/localdynamo; \
+    fi; \
+    readelf -h /out/localdynamo | grep -q "Machine: *.*$machine" || \
+      { echo "localdynamo: the binary is not for $TARGETARCH" >&2; exit 1; }; \
+    if readelf -l /out/localdynamo | grep -q INTERP; then \
+      echo "localdynamo: the binary is not statically linked" >&2; exit 1; \
+    fi
 
-# The runtime root: the binary and every library it loads (with the dynamic
-# loader), at the paths the loader searches; busybox and its applet links
-# (the list from the build machine's busybox, the same Debian version).
+# The runtime root: the binary, busybox and its applet links (the list from
+# the build machine's busybox, the same Debian version).
 ARG UID=1000
-COPY scripts/image-libs.sh /usr/local/bin/image-libs
 RUN set -eu; root=/runtime; \
-    case "$TARGETARCH" in amd64) triplet=x86_64-linux-gnu ;; arm64) triplet=aarch64-linux-gnu ;; esac; \
-    install -D -m 0755 build/localdynamo "$root/usr/local/bin/localdynamo"; \
-    for lib in $(image-libs build/localdynamo "$triplet"); do \
-      cp --parents -L "$lib" "$root/"; \
-    done; \
+    install -D -m 0755 /out/localdynamo "$root/usr/local/bin/localdynamo"; \
     mkdir -p "$root/etc" "$root/tmp" "$root/usr/share/localdynamo" "$root/usr/bin"; \
     chmod 1777 "$root/tmp"; \
     printf 'root:x:0:0:root:/root:/sbin/nologin\nlocaldynamo:x:%s:%s:localdynamo:/data:/sbin/nologin\n' \

@@ -5,7 +5,7 @@
 # and their CMake package files live in /usr/lib/aarch64-linux-gnu, where
 # CMake looks once it knows the library architecture.
 #   cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
-# The container image builds with it (Dockerfile, --build-arg ARCH=arm64).
+# The container image builds with it (Dockerfile, --platform linux/arm64 on amd64).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)

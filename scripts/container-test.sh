@@ -10,11 +10,13 @@
 #   API (tests/container/testcontainers/run.sh): the default wait strategy,
 #   DynamoDB Local's command line with a log-message wait, the .NET module's
 #   GET / wait; then the AWS SDK for JavaScript v3;
-# - arm64, cross-compiled in the Dockerfile's build stage (no emulated build
-#   step), run under qemu-user-static with a boto3 smoke set
+# - arm64, run under qemu-user-static with a boto3 smoke set
 #   (scripts/arm64-smoke.sh);
 # and puts both into a manifest list, $IMAGE-multiarch.
-# Builds run on an amd64 machine (the build stage is always amd64).
+# Builds run on an amd64 machine (the build stage is always amd64). Each image
+# takes its binary from dist/ when scripts/release.sh made it there (test.sh
+# runs that first: build once, test many), else the build stage compiles it
+# (natively for amd64, cross-compiled for arm64: no emulated build step).
 #
 # No Docker engine is needed: buildah builds and runs the images (chroot
 # isolation, the host's network), with the base image made by
@@ -55,10 +57,26 @@ started=$(date +%s)
 STORAGE_DRIVER=$driver scripts/container-base.sh
 echo "container-test: building $image (linux/amd64)"
 build_started=$(date +%s)
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 build_for() {  # ARCH TAG: buildah knows TARGETARCH but not BUILDPLATFORM/BUILDARCH
   bah bud --isolation chroot --pull-never --layers --format docker --platform "linux/$1" \
     --build-arg BUILDPLATFORM=linux/amd64 --build-arg BUILDARCH=amd64 \
-    --build-arg TARGETARCH="$1" -q -t "$2" . >/dev/null
+    --build-arg TARGETARCH="$1" --build-arg LOCALDYNAMO_COMMIT="$commit" -q -t "$2" . >/dev/null
+  # Build once: with scripts/release.sh's binary in dist/, the image holds
+  # exactly that binary (the one the tests and release-test.sh ran).
+  local released="dist/linux-$1/bin/localdynamo"
+  if [[ -f "$released" ]]; then
+    local container root
+    container=$(bah from --pull-never --arch "$1" "$2")
+    root=$(bah mount "$container")
+    if ! $sudo cmp -s "$root/usr/local/bin/localdynamo" "$released"; then
+      echo "container-test: the $1 image's binary is not $released" >&2
+      exit 1
+    fi
+    bah umount "$container" >/dev/null
+    bah rm "$container" >/dev/null
+    echo "container-test: the $1 image holds $released"
+  fi
 }
 build_for amd64 "$image"
 echo "container-test: amd64 image built in $(($(date +%s) - build_started)) s, $(size_of "$image")"
