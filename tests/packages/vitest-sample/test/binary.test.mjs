@@ -1,0 +1,15 @@
+// The server came from the npm packages: no LOCALDYNAMO_BIN, and the binary
+// the localdynamo package names is the platform package's, and runs.
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+
+it("runs the binary of the platform package", () => {
+  expect(process.env.LOCALDYNAMO_BIN).toBeUndefined();
+  const { binaryPath } = require("localdynamo");
+  const cpu = { x64: "x64", arm64: "arm64" }[process.arch];
+  expect(binaryPath).toMatch(new RegExp(`node_modules/@localdynamo/linux-${cpu}/bin/localdynamo$`));
+  expect(execFileSync(binaryPath, ["--version"], { encoding: "utf8" })).toMatch(/^localdynamo \d/);
+});

@@ -1,0 +1,3 @@
+import { writesItsOwnCopy } from "./shared.mjs";
+
+writesItsOwnCopy("b");
