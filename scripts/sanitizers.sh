@@ -3,9 +3,11 @@
 # this after the normal ctest and the container test, unless
 # LOCALDYNAMO_SKIP_SANITIZERS=1; see scripts/test.sh):
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer
-#               at exit): every unit test, the whole end-to-end suite, the
-#               JS SDK, reliability and browser tests, the sanitized binary
-#               started by the suites through LOCALDYNAMO_BIN.
+#               at exit), built with clang: every unit test, the whole
+#               end-to-end suite, the JS SDK, reliability and browser tests,
+#               the sanitized binary started by the suites through
+#               LOCALDYNAMO_BIN; and the libFuzzer targets (30 s each), which
+#               link this build's libraries.
 #   build-tsan  ThreadSanitizer: every unit test, the reliability and browser
 #               tests, and the end-to-end files that drive the server from many
 #               threads at once (the whole suite under TSan costs more CI time
@@ -32,18 +34,26 @@ jobs=2  # 2-core CI machines, shared
 tsan_e2e=(test_item_concurrency.py test_transaction_conflicts.py test_streams.py
           test_ttl.py test_persistence.py test_signatures.py test_triggers.py)
 
-configure_and_build() {  # dir, sanitizers
+configure_and_build() {  # dir, sanitizers, more cmake arguments...
   # -O1 runs the suites at a bearable speed; -g1 keeps the line tables the
   # reports' stacks need (inlined frames included) and compiles a quarter
   # faster than -g. Only what the tests run is built (no benchmarks).
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-        -DLOCALDYNAMO_SANITIZE="$2" >/dev/null
-  cmake --build "$1" -j "$jobs" --target localdynamo \
+  local dir=$1 sanitizers=$2
+  shift 2
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+        -DLOCALDYNAMO_SANITIZE="$sanitizers" "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs" --target localdynamo \
         engine_tests api_tests emulator_tests cli_tests server_tests mcp_tests
 }
 
 run_asan() {
-  configure_and_build build-asan address,undefined
+  # With clang, and libFuzzer's coverage instrumentation too: the fuzz
+  # targets (ctest's fuzz, tests/fuzz/run.sh) link this build's api and
+  # engine libraries instead of compiling those layers a second time.
+  # RapidJSON's headers are left uninstrumented for UBSan (its null-stack
+  # arithmetic, tests/fuzz/ubsan_ignore.txt).
+  configure_and_build build-asan address,undefined,fuzzer-no-link -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=$root/tests/fuzz/ubsan_ignore.txt"
   echo "sanitizers: asan built in $((SECONDS - start)) s"
   export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=0"
   export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
@@ -51,7 +61,7 @@ run_asan() {
   # Tells the suites which checks a sanitized server cannot pass (RSS bounds
   # under ASan's quarantine, running out of descriptors under UBSan).
   export LOCALDYNAMO_SANITIZER=address,undefined
-  (cd build-asan && ctest --output-on-failure -j "$jobs" -E fuzz)
+  (cd build-asan && ctest --output-on-failure -j "$jobs")
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS LOCALDYNAMO_SANITIZER
 }
 

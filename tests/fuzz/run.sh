@@ -11,29 +11,21 @@ mkdir -p "$out"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fsanitize-ignorelist="$root/tests/fuzz/ubsan_ignore.txt"
        -DRAPIDJSON_HAS_STDSTRING=1 -I"$root")
-engine=("$root"/engine/number.cc "$root"/engine/attribute_value.cc "$root"/engine/expression/*.cc)
-api=("$root"/api/attribute_json.cc "$root"/api/base64.cc "$root"/api/json_reader.cc
-     "$root"/api/errors.cc)
-
-build() {  # name, sources...; rebuilds when a source is newer than the binary
-  local name="$1"; shift
-  if [[ ! -x "$out/$name" || -n "$(find "$root/engine" "$root/api" "$root/tests/fuzz" -newer "$out/$name" -name '*.[ch]*' -print -quit)" ]]; then
-    echo "building $name"
-    clang++ "${flags[@]}" "$@" -o "$out/$name"
-  fi
-}
-build expression_fuzzer "$root/tests/fuzz/expression_fuzzer.cc" "${engine[@]}"
-build attribute_json_fuzzer "$root/tests/fuzz/attribute_json_fuzzer.cc" "${engine[@]}" "${api[@]}"
-
-# The request-path targets link the whole api and engine layers and RocksDB:
-# those are compiled to objects two at a time (a single clang++ call would
-# take minutes), all again when any of their files changed.
-layer_objects() {
-  local objdir="$out/obj"
+# The code under test: the api and engine layers, instrumented for ASan,
+# UBSan and libFuzzer's coverage. Under ctest they come from the ASan build
+# (scripts/sanitizers.sh builds it with clang and -fsanitize=fuzzer-no-link;
+# FUZZ_LAYER_LIBS names its libddb_api.a and libddb_engine.a, colon-separated),
+# so they are compiled once for both. Run by hand without it, they are compiled here,
+# two files at a time, again when any of their files changed.
+layer_libs=()
+if [[ -n "${FUZZ_LAYER_LIBS:-}" ]]; then
+  IFS=':' read -r -a layer_libs <<<"$FUZZ_LAYER_LIBS"
+else
+  objdir="$out/obj"
   mkdir -p "$objdir"
   if [[ ! -f "$objdir/.stamp" || "$0" -nt "$objdir/.stamp" ||
         -n "$(find "$root/engine" "$root/api" -newer "$objdir/.stamp" -name '*.[ch]*' -print -quit)" ]]; then
-    echo "building the api and engine layers for the request-path targets"
+    echo "building the api and engine layers"
     rm -f "$objdir"/*.o
     printf '%s\n' "$root"/engine/*.cc "$root"/engine/expression/*.cc "$root"/engine/partiql/*.cc \
       "$root"/api/*.cc |
@@ -42,19 +34,14 @@ layer_objects() {
         {} "$objdir" "$root" "${flags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link}"
     touch "$objdir/.stamp"
   fi
-}
-layer_objects
-build_request_path() {  # name; links the layers' objects
-  local name="$1"
-  if [[ ! -x "$out/$name" || "$out/obj/.stamp" -nt "$out/$name" || -n "$(find "$root/tests/fuzz" \
-        -maxdepth 1 \( -name "$name.cc" -o -name '*.h' \) -newer "$out/$name" -print -quit)" ]]; then
-    echo "building $name"
-    clang++ "${flags[@]}" "$root/tests/fuzz/$name.cc" "$out"/obj/*.o -lrocksdb -lpthread \
-      -o "$out/$name"
-  fi
-}
-build_request_path streams_fuzzer
-build_request_path partiql_fuzzer
+  layer_libs=("$objdir"/*.o)
+fi
+
+for name in expression attribute_json streams partiql; do
+  echo "building ${name}_fuzzer"
+  clang++ "${flags[@]}" "$root/tests/fuzz/${name}_fuzzer.cc" "${layer_libs[@]}" -lrocksdb -lpthread \
+    -o "$out/${name}_fuzzer"
+done
 
 for name in expression attribute_json streams partiql; do
   corpus="$out/corpus_$name"
