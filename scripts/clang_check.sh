@@ -17,7 +17,9 @@ if [[ -z "$clangxx" ]]; then
   exit 1
 fi
 mapfile -t sources < <(find engine api emulator cli mcp server -name '*.cc' -not -name '*_test.cc' | sort)
+# The BOOST_ASIO_ definitions are CMakeLists.txt's for Clang (why: there).
 flags=(-std=c++20 -stdlib=libc++ -fsyntax-only -I. -I/usr/include/rapidjson -DRAPIDJSON_HAS_STDSTRING=1
+       -DBOOST_ASIO_HAS_CO_AWAIT=1 -DBOOST_ASIO_HAS_STD_COROUTINE=1 -DBOOST_ASIO_HAS_STD_INVOKE_RESULT=1
        -DLOCALDYNAMO_VERSION=\"check\"
        -Wthread-safety -Wthread-safety-beta -Werror=thread-safety -Werror=thread-safety-beta
        -Wno-unknown-warning-option -Wno-ambiguous-reversed-operator)
