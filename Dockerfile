@@ -67,18 +67,9 @@ RUN set -eu; \
       rm -rf /tmp/busybox-*; \
     fi; \
     rm -rf /var/lib/apt/lists/*
-COPY CMakeLists.txt ./
-COPY cmake cmake
-COPY console console
-COPY bench bench
-COPY engine engine
-COPY api api
-COPY emulator emulator
-COPY cli cli
-COPY server server
-COPY mcp mcp
-# The models' ACCESS_PATTERNS.md are embedded in the binary (localdynamo mcp).
-COPY fixtures fixtures
+# The sources (what .dockerignore leaves), in one layer: each layer is a copy
+# of the whole root under some storage drivers (buildah's vfs).
+COPY . .
 ARG JOBS=2
 # The commit `localdynamo --version` names (the build context has no .git).
 ARG LOCALDYNAMO_COMMIT=unknown

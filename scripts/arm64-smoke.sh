@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the linux/arm64 image's server under Debian's qemu-user-static and
 # drives it end to end with boto3 (tests/container/arm64/test_smoke.py):
-# the image's file system is mounted and its own binary runs with its own
-# loader and libraries (`qemu-aarch64-static -L <root>`), so what is tested
-# is exactly what the image ships. No binfmt registration is needed.
+# the image's file system is mounted and its own (static) binary runs with
+# that root as its file system (`qemu-aarch64-static -L <root>`), so what is
+# tested is exactly what the image ships. No binfmt registration is needed.
 #   scripts/arm64-smoke.sh IMAGE [STORAGE_DRIVER]
 # Needs root or sudo; installs qemu-user-static with apt-get when missing.
 set -euo pipefail

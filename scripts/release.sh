@@ -75,8 +75,10 @@ cross_binary() {  # arch, output
   local bah=($sudo buildah --storage-driver "${STORAGE_DRIVER:-vfs}")
   local tag="localdynamo-build:$1" started=$SECONDS
   echo "release: compiling for linux/$1 in the Dockerfile's build stage"
-  # buildah 1.28 knows TARGETARCH but not BUILDPLATFORM/BUILDARCH.
-  "${bah[@]}" bud --isolation chroot --pull-never --layers --format docker --target build \
+  # buildah 1.28 knows TARGETARCH but not BUILDPLATFORM/BUILDARCH. No
+  # --layers: the stage runs in one container, committed once (with the vfs
+  # driver each commit copies the whole root).
+  "${bah[@]}" bud --isolation chroot --pull-never --format docker --target build \
     --platform "linux/$1" --build-arg BUILDPLATFORM="linux/$native" --build-arg BUILDARCH="$native" \
     --build-arg TARGETARCH="$1" --build-arg LOCALDYNAMO_PREBUILT=no \
     --build-arg LOCALDYNAMO_COMMIT="$commit" -q -t "$tag" . >/dev/null
