@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the GoogleTest suites (engine, api,
-# server), the end-to-end suite, which starts the real binary and drives
-# it with boto3, the AWS CLI and the AWS SDK for JavaScript, and the browser
-# tests of the web console (chromium driven by playwright-core); then checks
-# the engine's lock annotations with Clang (scripts/thread_safety.sh); builds
-# the container images (amd64, and arm64 cross-compiled and run under qemu) and tests
-# them end to end, Testcontainers for Node included (scripts/container-test.sh;
-# needs root or sudo; skip it with LOCALDYNAMO_SKIP_CONTAINER_TEST=1); and
-# last builds the project twice more, with ASan + UBSan and with TSan, and
-# runs the tests against those builds (scripts/sanitizers.sh: about half an
-# hour on 2 cores; skip it with LOCALDYNAMO_SKIP_SANITIZERS=1).
+# Sets up, builds once and runs every test against what was built:
+# 1. the GoogleTest suites (engine, api, server, ...), the end-to-end suite,
+#    which starts the real binary and drives it with boto3, the AWS CLI and
+#    the AWS SDK for JavaScript, the browser tests of the web console
+#    (chromium driven by playwright-core), reliability and fuzzing (ctest);
+# 2. the sources under Clang and libc++, with its thread-safety analysis
+#    (scripts/clang_check.sh, compile only);
+# 3. the release (scripts/release.sh: the binary the tests ran, stripped,
+#    and the arm64 one cross-compiled; npm packages and wheels) proved where
+#    users run it (scripts/release-test.sh: a bare root, a Debian bullseye
+#    root, qemu-user for arm64, and the packages in a fresh root without a
+#    compiler); needs root or sudo; skip with LOCALDYNAMO_SKIP_RELEASE=1;
+# 4. the container images for amd64 and arm64, assembled from those release
+#    binaries, tested end to end, Testcontainers for Node included
+#    (scripts/container-test.sh; needs root or sudo; skip it with
+#    LOCALDYNAMO_SKIP_CONTAINER_TEST=1);
+# 5. last, the project built twice more, with ASan + UBSan and with TSan, and
+#    the tests run against those builds (scripts/sanitizers.sh; skip it with
+#    LOCALDYNAMO_SKIP_SANITIZERS=1).
+# Prints the time of each stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --tests
-(cd build && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)")
-scripts/thread_safety.sh
+stage() {  # name, command...
+  local name=$1 started=$SECONDS
+  shift
+  "$@"
+  echo "test.sh: $name took $((SECONDS - started)) s (at $((SECONDS / 60)) min)"
+}
+stage setup scripts/setup.sh --tests
+stage ctest bash -c 'cd build && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"'
+stage clang_check scripts/clang_check.sh
+if [[ "${LOCALDYNAMO_SKIP_RELEASE:-0}" != 1 ]]; then
+  stage release scripts/release.sh
+  stage release_test scripts/release-test.sh
+fi
 if [[ "${LOCALDYNAMO_SKIP_CONTAINER_TEST:-0}" != 1 ]]; then
-  scripts/container-test.sh
+  stage container_test scripts/container-test.sh
 fi
 if [[ "${LOCALDYNAMO_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  scripts/sanitizers.sh
+  stage sanitizers scripts/sanitizers.sh
 fi
