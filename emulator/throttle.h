@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "api/context.h"
 #include "api/errors.h"
@@ -77,7 +78,11 @@ class Throttle {
   struct Key {
     std::string ns, table, index;
     bool reads;
-    auto operator<=>(const Key&) const = default;
+    // By std::tie: libc++ before LLVM 16 has no operator<=> for std::string.
+    bool operator<(const Key& other) const {
+      return std::tie(ns, table, index, reads) <
+             std::tie(other.ns, other.table, other.index, other.reads);
+    }
   };
   // The bucket refilled to `now`; a new one filled since `created_millis`
   // (its table's creation). REQUIRES: mu_ held.

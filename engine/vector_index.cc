@@ -59,13 +59,30 @@ bool ShortDecimalToFloat(std::string_view text, float* out) {
   return true;
 }
 
+// std::from_chars for a float: libstdc++ has it (GCC 11), libc++ only from
+// LLVM 20, so there it is strtof, which reads the same text the same way in
+// the "C" locale the server never leaves.
+std::errc FloatFromChars(const std::string& text, float& value) {
+#if defined(_LIBCPP_VERSION)
+  char* end = nullptr;
+  errno = 0;
+  float parsed = std::strtof(text.c_str(), &end);
+  if (end == text.c_str()) return std::errc::invalid_argument;
+  if (errno == ERANGE) return std::errc::result_out_of_range;
+  value = parsed;
+  return std::errc();
+#else
+  return std::from_chars(text.data(), text.data() + text.size(), value).ec;
+#endif
+}
+
 // ToFloat, into *out; false when the number has no float.
 bool NearestFloat(const Number& number, float* out) {
   const std::string& text = number.ToString();
   // Canonical text is plain notation: digits, at most one point, a sign.
   if (ShortDecimalToFloat(text, out)) return true;
   float value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::errc error = FloatFromChars(text, value);
   if (error == std::errc::result_out_of_range) {
     // Magnitudes below the f32 range round to zero, as a float cast does;
     // above it there is no float.
