@@ -14,11 +14,7 @@ sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 bah() { $sudo buildah --storage-driver "$driver" "$@"; }
 
-if ! command -v qemu-aarch64-static >/dev/null; then
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    qemu-user-static >/dev/null
-fi
+scripts/apt-install.sh arm64-smoke qemu-user-static
 
 container=$(bah from --pull-never --arch arm64 "$image")
 work=$(mktemp -d)

@@ -17,10 +17,7 @@ sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 bah() { $sudo buildah --storage-driver "$driver" "$@"; }
 
-if ! command -v buildah >/dev/null || ! command -v debootstrap >/dev/null; then
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq buildah debootstrap >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" container-base buildah debootstrap
 if bah inspect --type image "$image" >/dev/null 2>&1; then
   echo "container-base: $image already present"
   exit 0

@@ -36,20 +36,12 @@ sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 bah() { $sudo buildah --storage-driver "$driver" "$@"; }
 
-missing=()
-for p in buildah debootstrap python3 python3-boto3 python3-pytest podman runc qemu-user-static; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+needed=(buildah debootstrap python3 python3-boto3 python3-pytest podman runc qemu-user-static)
 # Testcontainers' test needs node and npm (a node from elsewhere is fine).
 if [[ "${LOCALDYNAMO_SKIP_TESTCONTAINERS:-0}" != 1 ]] && ! command -v npm >/dev/null; then
-  missing+=(npm)
+  needed+=(npm)
 fi
-if ((${#missing[@]})); then
-  echo "container-test: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+scripts/apt-install.sh container-test "${needed[@]}"
 
 size_of() { bah images --format '{{.Size}}' "$1" | head -n 1; }
 

@@ -30,10 +30,7 @@ debian_mirror() {
 
 tarball="$cache/$suite-$(dpkg --print-architecture).tar"
 if [[ ! -f "$tarball" ]]; then
-  command -v debootstrap >/dev/null || {
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq debootstrap >/dev/null
-  }
+  "$(dirname "$0")/apt-install.sh" debian-root debootstrap
   mirror=$(debian_mirror)
   scratch=$(mktemp -d)
   trap '$sudo rm -rf "$scratch"' EXIT

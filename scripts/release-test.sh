@@ -24,16 +24,7 @@ version=$(sed -n 's/^project(localdynamo VERSION \([0-9.]*\).*/\1/p' CMakeLists.
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 native=$(dpkg --print-architecture)
 
-missing=()
-for p in debootstrap qemu-user-static python3-boto3 python3-pytest; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "release-test: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+scripts/apt-install.sh release-test debootstrap qemu-user-static python3-boto3 python3-pytest file
 
 work=$(mktemp -d)
 cleanup() {

@@ -30,16 +30,7 @@ py=/usr/bin/python3
 need=(python3-pip python3-setuptools python3-wheel binutils)
 command -v npm >/dev/null || need+=(npm)
 for arch in "${archs[@]}"; do [[ "$arch" == "$native" ]] || need+=(buildah); done
-missing=()
-for p in "${need[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "release: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+scripts/apt-install.sh release "${need[@]}"
 
 # Every package says the project's version.
 for manifest in packaging/npm/localdynamo/package.json integrations/node/package.json; do

@@ -29,18 +29,7 @@ if [[ "${1:-}" == "--tests" ]]; then
   command -v npm >/dev/null || packages+=(npm)
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  [[ $(id -u) -ne 0 ]] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+scripts/apt-install.sh setup "${packages[@]}"
 
 if [[ "${1:-}" == "--tests" ]]; then
   # The JS SDK tests', the MCP tests', the Node integration sample's and the
