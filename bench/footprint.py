@@ -69,7 +69,10 @@ def main():
     paths = args.binary or [p for p in (os.path.join(ROOT, "dist", "linux-amd64", "bin", "localdynamo"),
                                         os.path.join(ROOT, "build", "localdynamo"))
                             if os.path.exists(p)]
-    servers = [Binary(os.path.relpath(path, ROOT), path) for path in paths]
+    # Names without slashes: they also name each server's temporary directory.
+    servers = [Binary("localdynamo-{}".format(i + 1), path) for i, path in enumerate(paths)]
+    for server, path in zip(servers, paths):
+        print("{}: {}".format(server.name, path))
     if not os.path.exists(os.path.join(BENCH, "node_modules", "@dynoxide")):
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=BENCH,
                        check=True)
@@ -77,7 +80,7 @@ def main():
 
     results = measure(servers, args.starts)
     base = results["dynoxide"]
-    print("{} starts each, interleaved; memory 1 s after the first answer\n".format(args.starts))
+    print("\n{} starts each, interleaved; memory 1 s after the first answer\n".format(args.starts))
     print("| server | start → first answer, ms (median, min) | VmRSS MB | anonymous MB | "
           "file-backed MB | start ÷ Dynoxide | RSS ÷ Dynoxide |")
     print("|---|---|---|---|---|---|---|")

@@ -82,7 +82,7 @@ fi
 
 if [[ "${LOCALDYNAMO_SKIP_ARM64:-0}" != 1 ]]; then
   arm_image="$image-arm64"
-  echo "container-test: building $arm_image (linux/arm64, cross-compiled)"
+  echo "container-test: building $arm_image (linux/arm64)"
   build_started=$(date +%s)
   build_for arm64 "$arm_image"
   echo "container-test: arm64 image built in $(($(date +%s) - build_started)) s," \
