@@ -13,3 +13,16 @@ it("runs the binary of the platform package", () => {
   expect(binaryPath).toMatch(new RegExp(`node_modules/@localdynamo/linux-${cpu}/bin/localdynamo$`));
   expect(execFileSync(binaryPath, ["--version"], { encoding: "utf8" })).toMatch(/^localdynamo \d/);
 });
+
+it("points elsewhere to the container image", () => {
+  const { platformPackage } = require("localdynamo");
+  expect(platformPackage("linux", "arm64")).toBe("@localdynamo/linux-arm64");
+  expect(platformPackage("darwin", "arm64")).toBeUndefined();
+  const real = Object.getOwnPropertyDescriptor(process, "platform");
+  Object.defineProperty(process, "platform", { value: "darwin" });
+  try {
+    expect(() => require("localdynamo").binaryPath).toThrow(/no binary for darwin\/.*container image/);
+  } finally {
+    Object.defineProperty(process, "platform", real);
+  }
+});
