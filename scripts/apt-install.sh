@@ -9,7 +9,7 @@ who=$1
 shift
 missing=()
 for p in "$@"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("$p")
 done
 ((${#missing[@]})) || exit 0
 echo "$who: installing ${missing[*]}"

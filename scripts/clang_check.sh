@@ -23,7 +23,7 @@ flags=(-std=c++20 -stdlib=libc++ -fsyntax-only -I. -I/usr/include/rapidjson -DRA
        -DLOCALDYNAMO_VERSION=\"check\"
        -Wthread-safety -Wthread-safety-beta -Werror=thread-safety -Werror=thread-safety-beta
        -Wno-unknown-warning-option -Wno-ambiguous-reversed-operator)
-echo "clang_check: checking ${#sources[@]} files with $($clangxx --version | head -1), libc++"
+echo "clang_check: checking ${#sources[@]} files with $($clangxx --version | sed -n 1p), libc++"
 started=$SECONDS
 printf '%s\0' "${sources[@]}" |
   xargs -0 -P "$(nproc 2>/dev/null || echo 2)" -n 4 "$clangxx" "${flags[@]}"

@@ -43,7 +43,7 @@ if [[ "${LOCALDYNAMO_SKIP_TESTCONTAINERS:-0}" != 1 ]] && ! command -v npm >/dev/
 fi
 scripts/apt-install.sh container-test "${needed[@]}"
 
-size_of() { bah images --format '{{.Size}}' "$1" | head -n 1; }
+size_of() { bah images --format '{{.Size}}' "$1" | sed -n 1p; }
 
 started=$(date +%s)
 STORAGE_DRIVER=$driver scripts/container-base.sh

@@ -30,7 +30,7 @@ work=$(mktemp -d)
 cleanup() {
   # Mounts live only in the unshare'd namespaces below; refuse to delete a
   # tree that still has one, should that ever change.
-  if findmnt -rn -o TARGET | grep -q "^$work"; then
+  if findmnt -rn -o TARGET | grep "^$work" >/dev/null; then
     echo "release-test: $work still has mounts; not removed" >&2
   else
     $sudo rm -rf "$work"
@@ -44,8 +44,8 @@ started=$SECONDS
 for arch in amd64 arm64; do
   binary="dist/linux-$arch/bin/localdynamo"
   [[ -f "$binary" ]] || { echo "release-test: $binary missing (scripts/release.sh)" >&2; exit 1; }
-  if readelf -lW "$binary" | grep -q "INTERP" || readelf -dW "$binary" | grep -q "(NEEDED)" ||
-     readelf -VW "$binary" | grep -q "GLIBC_"; then
+  if readelf -lW "$binary" | grep "INTERP" >/dev/null || readelf -dW "$binary" | grep "(NEEDED)" >/dev/null ||
+     readelf -VW "$binary" | grep "GLIBC_" >/dev/null; then
     echo "release-test: $binary is not statically linked:" >&2
     readelf -dW "$binary" | grep NEEDED >&2 || true
     exit 1
@@ -83,7 +83,7 @@ if [[ "$native" == amd64 ]]; then
   scripts/debian-root.sh bullseye "$old"
   $sudo tar -C "$old/opt" -xzf "dist/localdynamo-$version-linux-amd64.tar.gz"
   with_hosts_file "$old"
-  glibc=$($sudo chroot "$old" /usr/bin/ldd --version | head -n 1)
+  glibc=$($sudo chroot "$old" /usr/bin/ldd --version | sed -n 1p)
   echo "release-test: bullseye root: $glibc"
   wrapper "$work/bullseye-run" "$sudo chroot $old /opt/localdynamo-$version-linux-amd64/bin/localdynamo"
   run_tests "amd64 in a Debian bullseye root" LOCALDYNAMO_BIN="$work/bullseye-run" \

@@ -95,7 +95,7 @@ for arch in "${archs[@]}"; do
     cross_binary "$arch" "$tree/bin/localdynamo"
   fi
   chmod 0755 "$tree/bin/localdynamo"
-  if readelf -l "$tree/bin/localdynamo" | grep -q INTERP; then
+  if readelf -l "$tree/bin/localdynamo" | grep INTERP >/dev/null; then
     echo "release: $tree/bin/localdynamo is not statically linked" >&2
     exit 1
   fi

@@ -55,7 +55,7 @@ for name in expression attribute_json streams partiql; do
       >"$out/$name.log" 2>&1 || status=$?
   grep -E "^(stat::number_of_executed_units|stat::new_units_added|Done)" "$out/$name.log" || true
   if [[ $status -ne 0 ]]; then
-    grep -E -A30 "^(==|ERROR|SUMMARY)|runtime error" "$out/$name.log" | head -60
+    grep -E -A30 "^(==|ERROR|SUMMARY)|runtime error" "$out/$name.log" | sed -n 1,60p
     echo "FAILED: $name fuzzer (exit $status); reproducer in $out" >&2
     exit 1
   fi
