@@ -265,9 +265,32 @@ ApiError ApiError::AdminDisabled() {
   return Make(kLocalDynamo, "AdminApiDisabledException",
               "The admin API is turned off (the server was started with --no-admin)", 403);
 }
-ApiError ApiError::AdminCrossOrigin() {
+ApiError ApiError::CrossOrigin(std::string_view origin) {
   return Make(kLocalDynamo, "CrossOriginRequestException",
-              "The admin API refuses requests from pages of another origin", 403);
+              "Requests from web pages of origin " + std::string(origin) +
+                  " are refused: localdynamo answers pages of loopback origins only "
+                  "(http://localhost:*, http://127.0.0.1:*, http://[::1]:*). Start it with -cors " +
+                  std::string(origin) + " to allow this one (docs/security.md)",
+              403);
+}
+ApiError ApiError::HostNotAllowed(std::string_view host_name) {
+  return Make(kLocalDynamo, "HostNotAllowedException",
+              "The admin API and the console answer requests for loopback host names only, not '" +
+                  std::string(host_name) + "'. Start the server with --allowed-hosts " +
+                  std::string(host_name) + " to allow it, or send the --admin-token "
+                  "(docs/security.md)",
+              403);
+}
+ApiError ApiError::AdminUnauthorized(std::string message) {
+  return Make(kLocalDynamo, "UnauthorizedException", std::move(message), 401);
+}
+ApiError ApiError::AdminReadOnly(std::string_view listening_on) {
+  return Make(kLocalDynamo, "AdminApiReadOnlyException",
+              "The admin API is read-only: the server listens on " + std::string(listening_on) +
+                  ", beyond loopback, without an admin token. Start it with --admin-token "
+                  "(or LOCALDYNAMO_ADMIN_TOKEN) and send 'Authorization: Bearer <token>', or "
+                  "with --admin-open to let anyone who reaches it change it (docs/security.md)",
+              403);
 }
 ApiError ApiError::AdminNotFound(std::string message) {
   return Make(kLocalDynamo, "NotFoundException", std::move(message), 404);

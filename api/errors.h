@@ -125,9 +125,17 @@ struct ApiError {
   static ApiError TrimmedDataAccess(std::string message);
   // The admin API (emulator/admin.h): not DynamoDB's, so in a namespace of ours.
   static ApiError AdminDisabled();
-  static ApiError AdminCrossOrigin();
   static ApiError AdminNotFound(std::string message);
   static ApiError AdminMethodNotAllowed(std::string message);
+  // Who may reach the server (server/access_policy.h): a browser page of an
+  // origin not allowed (any path), a Host that is not a loopback name nor
+  // one of --allowed-hosts (the admin API's and console's GETs), an admin
+  // request without the --admin-token, and a change through an admin API
+  // that is read-only because the server listens beyond loopback.
+  static ApiError CrossOrigin(std::string_view origin);
+  static ApiError HostNotAllowed(std::string_view host_name);  // without the port
+  static ApiError AdminUnauthorized(std::string message);
+  static ApiError AdminReadOnly(std::string_view listening_on);
 };
 
 // Either a value or the ApiError to answer with.

@@ -332,11 +332,6 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
   return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));
 }
 
-Response AdminCrossOriginResponse() {
-  ApiError error = ApiError::AdminCrossOrigin();
-  return {error.http_status, RenderError(error)};
-}
-
 Response AdminDisabledResponse() {
   ApiError error = ApiError::AdminDisabled();
   return {error.http_status, RenderError(error)};

@@ -67,9 +67,8 @@ struct AdminServices {
 api::Response HandleAdmin(AdminServices& services, std::string_view method, std::string_view path,
                           std::string_view body);
 
-// The answer to every admin request when the admin API is turned off, and
-// to one a browser sent from a page of another origin.
+// The answer to every admin request when the admin API is turned off. Who
+// may reach it otherwise is server/access_policy.h's decision.
 api::Response AdminDisabledResponse();
-api::Response AdminCrossOriginResponse();
 
 }  // namespace ddb::emulator

@@ -8,8 +8,12 @@ using api::ApiError;
 using api::ApiResult;
 
 TriggerManager::TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
-                               bool allow_commands)
-    : db_(db), transport_(transport), log_(std::move(log)), allow_commands_(allow_commands) {}
+                               bool allow_commands, TriggerTargets targets)
+    : db_(db),
+      transport_(transport),
+      log_(std::move(log)),
+      allow_commands_(allow_commands),
+      targets_(std::move(targets)) {}
 
 TriggerManager::~TriggerManager() {
   std::map<std::string, std::unique_ptr<TriggerRunner>, std::less<>> triggers;
@@ -33,6 +37,9 @@ ApiResult<std::string> TriggerManager::Add(std::string_view definition, TriggerS
     return ApiError::Validation(
         "Command and OnFailure triggers come from the --triggers file; start the server with "
         "--allow-command-triggers to create them through the admin API");
+  }
+  if (!spec->url.empty()) {
+    if (auto refused = targets_.Refusal(spec->url)) return ApiError::Validation(*refused);
   }
   bool persist = source == TriggerSource::kAdminApi;
   std::lock_guard lock(mu_);

@@ -22,6 +22,7 @@
 #include "api/errors.h"
 #include "emulator/trigger_runner.h"
 #include "emulator/trigger_spec.h"
+#include "emulator/trigger_targets.h"
 #include "emulator/trigger_transport.h"
 #include "engine/database.h"
 
@@ -36,8 +37,9 @@ class TriggerManager {
   using Log = TriggerRunner::Log;
   // `allow_commands`: whether Command and OnFailure triggers may come from
   // the admin API (--allow-command-triggers); the file may always use them.
+  // `targets`: the hosts HTTP triggers may reach, whatever their source.
   TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
-                 bool allow_commands = false);
+                 bool allow_commands = false, TriggerTargets targets = TriggerTargets());
   ~TriggerManager();  // stops every trigger
 
   // Starts a trigger from its definition. The admin API's are kept in the
@@ -63,6 +65,7 @@ class TriggerManager {
   TriggerTransport& transport_;
   const Log log_;
   const bool allow_commands_;
+  const TriggerTargets targets_;
   mutable std::mutex mu_;
   // guarded by mu_
   std::map<std::string, std::unique_ptr<TriggerRunner>, std::less<>> triggers_;

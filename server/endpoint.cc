@@ -7,6 +7,7 @@
 #include <random>
 
 #include "api/dispatch.h"
+#include "emulator/host_names.h"
 #include "server/console.h"
 
 namespace ddb::server {
@@ -46,34 +47,48 @@ std::string HostOf(const HttpRequest& request) {
   return request.host.empty() ? "localhost" : request.host;
 }
 
-HttpResponse Finish(HttpResponse response, const HttpRequest& request, bool cors) {
+// `cors`: the policy whose pages get CORS headers; null for none (the
+// admin API's answers and refusals are never readable by another origin).
+HttpResponse Finish(HttpResponse response, const HttpRequest& request, const AccessPolicy* cors) {
   response.headers.emplace_back("x-amzn-RequestId", NewRequestId());
   response.headers.emplace_back("x-amz-crc32", Crc32(response.body));
   if (cors && !request.origin.empty()) {
-    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    std::string allowed = cors->AllowOriginHeader(request.origin);
+    if (allowed != "*") response.headers.emplace_back("Vary", "Origin");
+    response.headers.emplace_back("Access-Control-Allow-Origin", std::move(allowed));
     response.headers.emplace_back("Access-Control-Expose-Headers",
                                   "x-amzn-RequestId,x-amzn-ErrorType,x-amz-crc32,Date");
   }
   return response;
 }
 
+HttpResponse Refuse(const api::ApiError& error, const HttpRequest& request) {
+  HttpResponse response{error.http_status,
+                        {{"Content-Type", "application/x-amz-json-1.0"}},
+                        api::RenderError(error)};
+  if (error.http_status == 401) {
+    response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"localdynamo admin API\"");
+  }
+  return Finish(std::move(response), request, nullptr);
+}
+
 }  // namespace
 
 HttpResponse Endpoint::HandleAdmin(const HttpRequest& request) const {
-  // The admin API moves the clock, wipes data and starts triggers: a page
-  // in the developer's browser must not reach it. Requests a browser sends
-  // from another origin carry that Origin; same-origin ones (the console)
-  // carry this server's. No CORS headers are ever added here.
+  // The admin API moves the clock, wipes data and starts triggers: only
+  // whom the access policy lets in reaches it (the Origin was checked for
+  // every path in Handle). No CORS headers are ever added here.
   api::Response result;
   if (!options_.admin) {
     result = emulator::AdminDisabledResponse();
-  } else if (!request.origin.empty() && request.origin != "http://" + HostOf(request)) {
-    result = emulator::AdminCrossOriginResponse();
+  } else if (auto refused =
+                 options_.access.CheckAdmin(request.method, request.host, request.authorization)) {
+    return Refuse(*refused, request);
   } else {
     result = emulator::HandleAdmin(*options_.admin, request.method, request.target, request.body);
   }
   return Finish({result.http_status, {{"Content-Type", "application/json"}}, std::move(result.body)},
-                request, /*cors=*/false);
+                request, nullptr);
 }
 
 Credential ParseCredential(std::string_view authorization) {
@@ -94,17 +109,26 @@ Credential ParseCredential(std::string_view authorization) {
 }
 
 HttpResponse Endpoint::Handle(const HttpRequest& request) const {
+  const AccessPolicy& access = options_.access;
+  // A page of an origin not allowed gets nothing, whatever it asks for and
+  // whatever Host its name resolved to (DNS rebinding).
+  if (!request.origin.empty() && !access.AllowsOrigin(request.origin)) {
+    return Refuse(api::ApiError::CrossOrigin(request.origin), request);
+  }
   // The console's page and files first: static, and under the admin prefix.
   if (options_.console) {
     if (auto console = ServeConsole(request)) {
-      return Finish(*std::move(console), request, options_.cors);
+      if (!access.AllowsHost(request.host)) {
+        return Refuse(api::ApiError::HostNotAllowed(emulator::HostOf(request.host)), request);
+      }
+      return Finish(*std::move(console), request, &access);
     }
   }
   if (request.target.starts_with(emulator::kAdminPrefix)) {
     std::string_view rest = std::string_view(request.target).substr(emulator::kAdminPrefix.size());
     if (rest.empty() || rest.starts_with('/') || rest.starts_with('?')) return HandleAdmin(request);
   }
-  if (request.method == "OPTIONS" && options_.cors && !request.origin.empty()) {
+  if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpResponse preflight{200, {}, ""};
     // Echo what the browser asks for, as DynamoDB does.
     std::string methods = request.access_control_request_method.empty()
@@ -113,7 +137,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     preflight.headers = {{"Access-Control-Allow-Methods", methods},
                          {"Access-Control-Allow-Headers", request.access_control_request_headers},
                          {"Access-Control-Max-Age", "172800"}};
-    return Finish(std::move(preflight), request, true);
+    return Finish(std::move(preflight), request, &access);
   }
   if (request.method == "GET" && request.target == "/" && options_.dynamodb_local_root) {
     // DynamoDB Local's answer to an unsigned request, which tools written
@@ -123,16 +147,16 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                    R"({"__type":"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",)"
                    R"("Message":"Request must contain either a valid (registered) AWS access key )"
                    R"(ID or X.509 certificate."})"},
-                  request, options_.cors);
+                  request, &access);
   }
   if (request.method == "GET" && request.target == "/") {
     // DynamoDB names the host the client reached.
     return Finish({200, {{"Content-Type", "text/plain"}}, "healthy: " + HostOf(request) + " "},
-                  request, options_.cors);
+                  request, &access);
   }
   if (request.method != "POST" || request.target != "/") {
     return Finish({404, {{"Content-Type", "text/plain"}}, "<UnknownOperationException/>\n"},
-                  request, options_.cors);
+                  request, &access);
   }
   HttpResponse response;
   response.headers.emplace_back("Content-Type", ResponseContentType(request.content_type));
@@ -169,7 +193,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
   }
   response.status = result.http_status;
   response.body = std::move(result.body);
-  return Finish(std::move(response), request, options_.cors);
+  return Finish(std::move(response), request, &access);
 }
 
 }  // namespace ddb::server

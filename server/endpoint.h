@@ -1,7 +1,8 @@
 // The DynamoDB endpoint over HTTP: turns an HttpRequest into an api::Dispatch
 // call and its result into an HttpResponse with DynamoDB's headers
 // (x-amzn-RequestId, x-amz-crc32, the JSON content type), the health check
-// at GET /, and CORS. Knows no DynamoDB semantics beyond the target header
+// at GET /, and CORS, after server/access_policy.h has let the request in.
+// Knows no DynamoDB semantics beyond the target header
 // and the caller's identity in the Authorization header. Requests under
 // /_localdynamo go to the admin API (emulator/admin.h), except the web
 // console's page and files (server/console.h).
@@ -13,6 +14,7 @@
 
 #include "emulator/admin.h"
 #include "engine/database.h"
+#include "server/access_policy.h"
 #include "server/http_server.h"
 #include "server/signature_verifier.h"
 
@@ -22,7 +24,9 @@ struct EndpointOptions {
   // false: every access key and region shares one database (the default);
   // true: one database per access key and region, like DynamoDB Local.
   bool per_key_databases = false;
-  bool cors = true;  // on by default, as DynamoDB and DynamoDB Local answer
+  // Which web pages, Host names and admin callers are answered; CORS
+  // headers go to the pages it allows.
+  AccessPolicy access;
   // The admin API's services; null when it is turned off (--no-admin).
   emulator::AdminServices* admin = nullptr;
   // With per_key_databases: loads the preloaded models into each new

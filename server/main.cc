@@ -17,9 +17,11 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "cli/data_commands.h"
 #include "emulator/admin.h"
+#include "emulator/host_names.h"
 #include "emulator/maintenance.h"
 #include "emulator/models.h"
 #include "emulator/triggers.h"
@@ -173,10 +175,15 @@ int main(int argc, char** argv) {
     loaded = summary->value_or(emulator::LoadSummary{});
   }
 
-  server::TriggerTransport transport;
+  std::vector<std::string> trigger_hosts;
+  for (const auto& list : options->trigger_hosts) {
+    for (auto& host : emulator::SplitList(list)) trigger_hosts.push_back(std::move(host));
+  }
+  emulator::TriggerTargets trigger_targets(trigger_hosts);
+  server::TriggerTransport transport(trigger_targets);
   auto triggers = std::make_unique<emulator::TriggerManager>(
       **db, transport, [](const std::string& line) { std::cout << line << std::endl; },
-      options->allow_command_triggers);
+      options->allow_command_triggers, trigger_targets);
   if (!options->triggers_file.empty()) {
     std::ifstream in(options->triggers_file);
     std::stringstream text;
@@ -211,8 +218,13 @@ int main(int argc, char** argv) {
   emulator::Snapshots snapshots(**db, preloader, clock);
   emulator::AdminServices admin{**db, clock, *triggers, preloader, controls, snapshots};
 
+  server::AccessPolicy access({.cors = options->cors_params,
+                               .allowed_hosts = options->allowed_hosts,
+                               .admin_token = options->admin_token,
+                               .listen_host = options->host,
+                               .admin_open = options->admin_open});
   server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
-                                   .cors = options->cors,
+                                   .access = access,
                                    .admin = options->admin ? &admin : nullptr,
                                    .preloader = model_tables > 0 ? &preloader : nullptr,
                                    .console = options->console,
@@ -252,6 +264,16 @@ int main(int argc, char** argv) {
                                " access keys"
                          : "")
             << ")" << std::endl;
+  if (access.any_origin()) {
+    std::cerr << "localdynamo: warning: -cors * lets every web page this machine's browsers "
+                 "visit read and change these tables (docs/security.md)"
+              << std::endl;
+  }
+  if (options->admin && access.admin_read_only()) {
+    std::cout << "admin API: read-only, as the server listens beyond loopback without a token "
+                 "(--admin-token or LOCALDYNAMO_ADMIN_TOKEN to unlock it, --admin-open to open it)"
+              << std::endl;
+  }
   double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             started).count();
   if (options->per_key_databases) {

@@ -73,6 +73,19 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see docs/streams-and-triggers.md)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
+      ("admin-token", po::value(&options.admin_token)->value_name("TOKEN"),
+       "every admin API call must send 'Authorization: Bearer TOKEN' (default from "
+       "$LOCALDYNAMO_ADMIN_TOKEN; none: see --admin-open)")
+      ("admin-open", po::bool_switch(&options.admin_open),
+       "let anyone who reaches the server change it through the admin API even when it "
+       "listens beyond loopback without --admin-token (otherwise the admin API is read-only "
+       "there)")
+      ("allowed-hosts", po::value(&options.allowed_hosts)->value_name("NAMES")->composing(),
+       "host names beyond loopback (comma-separated; repeatable) under which browsers may "
+       "open the console and reach the admin API, and whose pages may call the server")
+      ("trigger-hosts", po::value(&options.trigger_hosts)->value_name("NAMES")->composing(),
+       "hosts beyond loopback that HTTP triggers may target (comma-separated; repeatable; "
+       "* for any); default: loopback only")
       ("allow-command-triggers", po::bool_switch(&options.allow_command_triggers),
        "let the admin API create triggers that run commands or write OnFailure files (the "
        "--triggers file always may)")
@@ -105,7 +118,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("dbPath", po::value<std::string>(), "same as --data-dir")
       ("sharedDb", "same as --shared-db")
       ("delayTransientStatuses", "tables pass through CREATING and DELETING for half a second")
-      ("cors", po::value<std::string>()->implicit_value("*"), "answer CORS preflights and add CORS headers")
+      ("cors", po::value<std::string>()->value_name("ORIGINS")->implicit_value("*"),
+       "web pages of these origins (comma-separated) may call the server besides loopback "
+       "ones; * (also when no list is given): every web page, as DynamoDB Local's default")
       ("optimizeDbBeforeStartup", "accepted; has no effect here (RocksDB needs no optimizing)")
       ("disableTelemetry", "accepted; has no effect here (localdynamo sends no telemetry)")
       ("jar", po::value<std::string>()->value_name("FILE"),
@@ -152,9 +167,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   if (vm.count("inMemory")) options.in_memory = true;
   if (vm.count("dbPath")) options.data_dir = vm["dbPath"].as<std::string>();
   if (vm.count("delayTransientStatuses")) options.delay_transient_millis = 500;
-  if (vm.count("cors")) {
-    options.cors = true;
-    options.cors_params = vm["cors"].as<std::string>();
+  if (vm.count("cors")) options.cors_params = vm["cors"].as<std::string>();
+  if (!vm.count("admin-token")) {
+    if (const char* from_env = std::getenv("LOCALDYNAMO_ADMIN_TOKEN")) options.admin_token = from_env;
   }
   std::string root_answer = "dynamodb";
   if (const char* from_env = std::getenv("LOCALDYNAMO_ROOT_ANSWER"); from_env && *from_env) {

@@ -18,8 +18,13 @@ struct Options {
   bool in_memory = false;
   std::string data_dir = "./localdynamo-data";
   bool per_key_databases = false;
-  bool cors = true;  // DynamoDB Local's default ("*"); -cors is accepted
-  std::string cors_params;  // the -cors value as given (empty: not given)
+  // The -cors value as given (empty: not given, and web pages of loopback
+  // origins alone may call the server; see server/access_policy.h).
+  std::string cors_params;
+  std::vector<std::string> allowed_hosts;  // --allowed-hosts, each a comma-separated list
+  std::string admin_token;                 // --admin-token, or $LOCALDYNAMO_ADMIN_TOKEN
+  bool admin_open = false;                 // a writable admin API beyond loopback without a token
+  std::vector<std::string> trigger_hosts;  // --trigger-hosts: HTTP trigger targets beyond loopback
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   bool throttle = false;    // provisioned capacity throttles (emulator/throttle.h)

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 extern char** environ;
 
@@ -26,6 +27,16 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using asio::ip::tcp;
 using SteadyClock = std::chrono::steady_clock;
+
+// A target that has not accepted the connection by then is not coming; the
+// trigger's whole timeout is for the function's work.
+constexpr auto kConnectTimeout = std::chrono::seconds(5);
+// A target's answer is judged by its status line; only an error's body is
+// read, for its first words, and only when it says it is this small. (The
+// parser's own body_limit is not enough: Boost 1.74's eager parsing loses
+// the error when the header and the body arrive in one read.) The header is
+// bounded by the parser's 8 KB header limit.
+constexpr uint64_t kErrorBodyLimit = 64 * 1024;
 
 emulator::DeliveryOutcome Failed(std::string why) { return {false, std::move(why)}; }
 
@@ -67,11 +78,16 @@ std::optional<Url> ParseUrl(std::string_view url) {
 }
 
 // One POST on its own I/O context; every step is asynchronous so that the
-// stream's deadline bounds the whole exchange.
+// deadlines bound the whole exchange.
 emulator::DeliveryOutcome Post(const std::string& url_text, const std::string& body,
-                               int timeout_seconds, const std::atomic<bool>& cancel) {
+                               int timeout_seconds, const std::atomic<bool>& cancel,
+                               const emulator::TriggerTargets& targets) {
   auto url = ParseUrl(url_text);
   if (!url) return Failed("not an http:// URL: " + url_text);
+  if (auto refused = targets.Refusal(url_text)) return Failed(*refused);
+  // A listed host may be anywhere; any other name must still be this
+  // machine when it is resolved now, not only when the trigger was made.
+  bool loopback_only = !targets.Listed(url->host);
   asio::io_context io;
   tcp::resolver resolver(io);
   beast::tcp_stream stream(io);
@@ -82,22 +98,41 @@ emulator::DeliveryOutcome Post(const std::string& url_text, const std::string& b
   request.body() = body;
   request.prepare_payload();
   beast::flat_buffer buffer;
-  http::response<http::string_body> response;
+  http::response_parser<http::string_body> parser;
   beast::error_code failure;
   std::string step;
   auto fail = [&](beast::error_code ec, const char* where) {
     failure = ec;
     step = where;
   };
-  stream.expires_after(std::chrono::seconds(timeout_seconds));
+  auto whole = std::chrono::seconds(timeout_seconds);
+  stream.expires_after(std::min<SteadyClock::duration>(whole, kConnectTimeout));
+  auto begun = SteadyClock::now();
   resolver.async_resolve(url->host, url->port, [&](beast::error_code ec, auto results) {
     if (ec) return fail(ec, "resolve");
-    stream.async_connect(results, [&](beast::error_code ec, auto) {
+    std::vector<tcp::endpoint> endpoints;
+    for (const auto& entry : results) {
+      if (!loopback_only || entry.endpoint().address().is_loopback()) {
+        endpoints.push_back(entry.endpoint());
+      }
+    }
+    if (endpoints.empty()) {
+      return fail(asio::error::host_not_found, "resolve (to no loopback address)");
+    }
+    stream.async_connect(endpoints, [&](beast::error_code ec, auto) {
       if (ec) return fail(ec, "connect");
+      stream.expires_at(begun + whole);
       http::async_write(stream, request, [&](beast::error_code ec, size_t) {
         if (ec) return fail(ec, "send");
-        http::async_read(stream, buffer, response, [&](beast::error_code ec, size_t) {
+        http::async_read_header(stream, buffer, parser, [&](beast::error_code ec, size_t) {
           if (ec) return fail(ec, "read the answer");
+          unsigned status = parser.get().result_int();
+          auto length = parser.content_length();
+          bool short_error = (status < 200 || status > 299) && length && *length <= kErrorBodyLimit;
+          if (!short_error) return;
+          http::async_read(stream, buffer, parser, [&](beast::error_code ec, size_t) {
+            if (ec) return fail(ec, "read the answer");
+          });
         });
       });
     });
@@ -108,12 +143,22 @@ emulator::DeliveryOutcome Post(const std::string& url_text, const std::string& b
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   if (failure) {
-    std::string why = failure == beast::error::timeout ? "timed out after " +
-                                                             std::to_string(timeout_seconds) + " s"
-                                                       : failure.message();
+    bool connecting = step == "resolve" || step == "connect";
+    std::string why = failure == beast::error::timeout
+                          ? "timed out after " +
+                                std::to_string(connecting ? std::min<int64_t>(timeout_seconds,
+                                                                             kConnectTimeout.count())
+                                                          : timeout_seconds) +
+                                " s"
+                      : failure.message();
     return Failed("POST " + url_text + ": " + step + ": " + why);
   }
+  const auto& response = parser.get();
   unsigned status = response.result_int();
+  if (status >= 300 && status <= 399) {
+    return Failed("POST " + url_text + ": HTTP " + std::to_string(status) +
+                  " (redirects are not followed)");
+  }
   if (status < 200 || status > 299) {
     std::string answer = response.body().substr(0, 200);
     return Failed("POST " + url_text + ": HTTP " + std::to_string(status) +
@@ -214,7 +259,7 @@ emulator::DeliveryOutcome TriggerTransport::Deliver(const std::string& url,
                                                     const std::string& body, int timeout_seconds,
                                                     const std::atomic<bool>& cancel) {
   return url.empty() ? Run(command, body, timeout_seconds, cancel)
-                     : Post(url, body, timeout_seconds, cancel);
+                     : Post(url, body, timeout_seconds, cancel, targets_);
 }
 
 }  // namespace ddb::server

@@ -269,8 +269,9 @@ def check_shell_and_command_triggers(buildah, container, config, log_dir):
     Command (run by /bin/sh in the image) writes its batch to a file."""
     port = free_port()
     url = "http://127.0.0.1:{}".format(port)
+    token = "check-image-token"
     argv = (config.get("Entrypoint") or []) + ["-inMemory", "--no-models", "-port", str(port),
-                                                "--allow-command-triggers"]
+                                                "--allow-command-triggers", "--admin-token", token]
     run = Run(buildah, container, argv, log_dir)
     try:
         run.wait_answering(url)
@@ -296,10 +297,17 @@ def check_shell_and_command_triggers(buildah, container, config, log_dir):
         trigger = {"Name": "to-file", "TableName": "shell-check",
                    "Command": "cat > /tmp/batch.json.part && mv /tmp/batch.json.part /tmp/batch.json",
                    "StartingPosition": "TRIM_HORIZON"}
-        request = urllib.request.Request(url + "/_localdynamo/triggers",
-                                         data=json.dumps(trigger).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=5) as answer:
+        def add_trigger(headers):
+            return urllib.request.Request(url + "/_localdynamo/triggers",
+                                          data=json.dumps(trigger).encode(), method="POST",
+                                          headers=dict({"Content-Type": "application/json"}, **headers))
+        try:
+            urllib.request.urlopen(add_trigger({}), timeout=5)
+            check(False, "the admin API took a trigger without the --admin-token")
+        except urllib.error.HTTPError as refused:
+            check(refused.code == 401, "without the token: HTTP {}".format(refused.code))
+        with urllib.request.urlopen(add_trigger({"Authorization": "Bearer " + token}),
+                                    timeout=5) as answer:
             check(answer.status in (200, 201), "adding the trigger: HTTP {}".format(answer.status))
         client.put_item(TableName="shell-check", Item={"pk": {"S": "through-sh"}})
         delivered = server_root / "tmp" / "batch.json"
@@ -325,6 +333,21 @@ def wait_for_one_server(run):
         time.sleep(0.05)
 
 
+def check_admin_read_only(url):
+    """Listening on 0.0.0.0 without a token, the admin API answers reads and
+    refuses changes: another job on the CI network cannot reset this one."""
+    with urllib.request.urlopen(url + "/_localdynamo/clock", timeout=5) as answer:
+        check(answer.status == 200, "GET /_localdynamo/clock: HTTP {}".format(answer.status))
+    request = urllib.request.Request(url + "/_localdynamo/reset", data=b"{}", method="POST")
+    try:
+        urllib.request.urlopen(request, timeout=5)
+        check(False, "the image's admin API took a reset without a token")
+    except urllib.error.HTTPError as refused:
+        error_type = json.loads(refused.read()).get("__type", "")
+        check(refused.code == 403 and error_type.endswith("#AdminApiReadOnlyException"),
+              "a reset without a token: HTTP {} {}".format(refused.code, error_type))
+
+
 def first_run(buildah, container, config, uid, log_dir):
     """The image as `docker run` starts it, plus a port of our own."""
     port = free_port()
@@ -346,6 +369,7 @@ def first_run(buildah, container, config, uid, log_dir):
         check(expected <= tables, "preloaded tables missing: {}".format(expected - tables))
         if (REPO_ROOT / "fixtures" / "lambda-layers").is_dir():
             check("lambda-layers" in tables, "the lambda-layers model is not loaded")
+        check_admin_read_only(url)
         client.create_table(TableName="container-check",
                             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],

@@ -56,10 +56,12 @@ def free_port():
 # --------------------------------------------------------------------------
 
 class ServerProcess:
-    """One localdynamo process listening on 127.0.0.1:<free port>."""
+    """One localdynamo process listening on 127.0.0.1:<free port> (or on
+    `host`, e.g. 0.0.0.0, and reached at 127.0.0.1)."""
 
-    def __init__(self, args, binary=None, env=None):
+    def __init__(self, args, binary=None, env=None, host="127.0.0.1"):
         self.args = list(args)
+        self.host = host
         self.env = None if env is None else dict(os.environ, **env)
         self.binary = Path(binary) if binary else server_binary()
         self.proc = None
@@ -108,7 +110,7 @@ class ServerProcess:
         for attempt in range(3):
             self.port = free_port()
             self.url = "http://127.0.0.1:{}".format(self.port)
-            cmd = [str(self.binary), "--host", "127.0.0.1", "--port", str(self.port)] + self.args
+            cmd = [str(self.binary), "--host", self.host, "--port", str(self.port)] + self.args
             with open(self.log_path, "ab") as log:
                 log.write(("$ " + " ".join(cmd) + "\n").encode())
                 log.flush()

@@ -60,26 +60,29 @@ def test_sixteen_kb_headers_accepted_beyond_answered_400(server_url):
     assert body.strip(), "a 400 with a body, not a dropped connection"
 
 
-def test_cors_on_by_default(server_url):
+def test_cors_for_loopback_pages_by_default(server_url):
+    """An app on http://localhost:3000 may call the server from the browser;
+    the answer names its origin. Other origins: tests/e2e/test_security.py."""
     conn = connect(server_url)
     try:
         resp = raw_request(conn, server_url, "ListTables", "{}",
-                           extra_headers={"Origin": "http://app.example"})
+                           extra_headers={"Origin": "http://localhost:3000"})
         assert resp.status == 200
-        assert resp.header("Access-Control-Allow-Origin") == "*"
+        assert resp.header("Access-Control-Allow-Origin") == "http://localhost:3000"
+        assert resp.header("Vary") == "Origin"
         exposed = resp.header("Access-Control-Expose-Headers")
         assert "x-amzn-RequestId" in exposed and "x-amz-crc32" in exposed
         # Without an Origin there is nothing to add.
         resp = raw_request(conn, server_url, "ListTables", "{}")
         assert resp.header("Access-Control-Allow-Origin") is None
         conn.request("OPTIONS", "/", headers={
-            "Origin": "http://app.example",
+            "Origin": "http://127.0.0.1:5173",
             "Access-Control-Request-Method": "POST",
             "Access-Control-Request-Headers": "content-type,x-amz-target,authorization"})
         pre = conn.getresponse()
         pre.read()
         assert pre.status == 200
-        assert pre.getheader("Access-Control-Allow-Origin") == "*"
+        assert pre.getheader("Access-Control-Allow-Origin") == "http://127.0.0.1:5173"
         assert pre.getheader("Access-Control-Allow-Methods") == "POST"
         assert pre.getheader("Access-Control-Allow-Headers") == \
             "content-type,x-amz-target,authorization"

@@ -335,6 +335,10 @@ def test_the_admin_api_refuses_pages_of_another_origin(receiver):
         assert "Access-Control-Allow-Origin" not in headers
         status, _ = call(server.url)  # the console, same origin
         assert status == 200
+        # A rebound name: the page's origin resolves to this server.
+        host = "evil.example:" + server.url.rsplit(":", 1)[1]
+        status, _ = call("http://" + host)
+        assert status == 403
         status, headers = call("http://evil.example", method="OPTIONS")
         assert status == 403 and "Access-Control-Allow-Methods" not in headers
 

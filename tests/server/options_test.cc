@@ -82,6 +82,32 @@ TEST_F(OptionsTest, CorsValueIsKeptForTheBanner) {
   EXPECT_EQ(options->cors_params, "http://a.example,http://b.example");
 }
 
+TEST_F(OptionsTest, AdminTokenFromTheFlagOrTheEnvironment) {
+  unsetenv("LOCALDYNAMO_ADMIN_TOKEN");
+  auto options = Parse({}, &exit_code_);
+  ASSERT_TRUE(options.has_value());
+  EXPECT_EQ(options->admin_token, "");
+  EXPECT_FALSE(options->admin_open);
+  setenv("LOCALDYNAMO_ADMIN_TOKEN", "from-env", 1);
+  options = Parse({}, &exit_code_);
+  ASSERT_TRUE(options.has_value());
+  EXPECT_EQ(options->admin_token, "from-env");
+  options = Parse({"--admin-token", "from-flag", "--admin-open"}, &exit_code_);
+  ASSERT_TRUE(options.has_value());
+  EXPECT_EQ(options->admin_token, "from-flag");
+  EXPECT_TRUE(options->admin_open);
+  unsetenv("LOCALDYNAMO_ADMIN_TOKEN");
+}
+
+TEST_F(OptionsTest, HostListsAreRepeatable) {
+  auto options = Parse({"--allowed-hosts", "a.example,b.example", "--allowed-hosts", "c",
+                        "--trigger-hosts", "lambda"},
+                       &exit_code_);
+  ASSERT_TRUE(options.has_value());
+  EXPECT_EQ(options->allowed_hosts, (std::vector<std::string>{"a.example,b.example", "c"}));
+  EXPECT_EQ(options->trigger_hosts, (std::vector<std::string>{"lambda"}));
+}
+
 TEST_F(OptionsTest, BannerIsDynamoDbLocalsWithThisRunsValues) {
   auto options = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port", "8123"},
                        &exit_code_);
