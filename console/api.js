@@ -53,11 +53,33 @@ export const ddb = (operation, body = {}) =>
 export const streams = (operation, body = {}) =>
   post(`DynamoDBStreams_20120810.${operation}`, 'dynamodb', body);
 
+// A server started with --admin-token answers 401 until the console sends
+// the token: asked for once (one prompt however many calls are waiting),
+// kept for this tab only.
+const tokenKey = 'localdynamo-admin-token';
+let tokenAsked = null;
+function askForToken() {
+  tokenAsked ??= Promise.resolve().then(() => {
+    const token = window.prompt('This localdynamo was started with --admin-token. Admin token:');
+    if (token) sessionStorage.setItem(tokenKey, token);
+    tokenAsked = null;
+    return Boolean(token);
+  });
+  return tokenAsked;
+}
+
+function adminFetch(path, init) {
+  const token = sessionStorage.getItem(tokenKey);
+  const headers = token ? {Authorization: `Bearer ${token}`} : {};
+  return fetch(`/_localdynamo/${path}`, {...init, headers});
+}
+
 // GET when `body` is undefined, POST otherwise (or `method`, e.g. DELETE).
 export async function admin(path, body, method) {
   const init = body === undefined ? {method: method ?? 'GET'}
                                   : {method: method ?? 'POST', body: JSON.stringify(body)};
-  const response = await fetch(`/_localdynamo/${path}`, init);
+  let response = await adminFetch(path, init);
+  if (response.status === 401 && await askForToken()) response = await adminFetch(path, init);
   const text = await response.text();
   const data = text ? JSON.parse(text) : {};
   if (!response.ok) throw new ApiError(data.__type, data.message, data);

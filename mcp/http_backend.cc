@@ -60,11 +60,12 @@ bool ParseEndpointUrl(std::string_view url, HttpEndpoint* endpoint, std::string*
 }
 
 HttpBackend::HttpBackend(HttpEndpoint endpoint, std::string url, std::string access_key,
-                         std::string region)
+                         std::string region, std::string admin_token)
     : endpoint_(std::move(endpoint)),
       url_(std::move(url)),
       access_key_(std::move(access_key)),
-      region_(std::move(region)) {}
+      region_(std::move(region)),
+      admin_token_(std::move(admin_token)) {}
 
 std::string HttpBackend::Describe() const {
   return url_ + " (access key " + access_key_ + ", region " + region_ + ")";
@@ -102,6 +103,8 @@ BackendReply HttpBackend::Send(std::string_view method, const std::string& path,
                       region_ +
                       "/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, "
                       "Signature=" + std::string(64, '0'));
+    } else if (!admin_token_.empty()) {
+      request.set(http::field::authorization, "Bearer " + admin_token_);
     }
     request.body() = std::string(body);
     request.prepare_payload();

@@ -27,7 +27,10 @@ bool ParseEndpointUrl(std::string_view url, HttpEndpoint* endpoint, std::string*
 
 class HttpBackend final : public Backend {
  public:
-  HttpBackend(HttpEndpoint endpoint, std::string url, std::string access_key, std::string region);
+  // `admin_token`: sent as "Authorization: Bearer" on admin calls (a server
+  // started with --admin-token wants it); empty: none.
+  HttpBackend(HttpEndpoint endpoint, std::string url, std::string access_key, std::string region,
+              std::string admin_token = "");
   BackendReply Dynamo(std::string_view target, std::string_view body) override;
   BackendReply Admin(std::string_view method, std::string_view path,
                      std::string_view body) override;
@@ -40,6 +43,7 @@ class HttpBackend final : public Backend {
   std::string url_;
   std::string access_key_;
   std::string region_;
+  std::string admin_token_;
 };
 
 }  // namespace ddb::mcp

@@ -29,6 +29,7 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
   std::string data_dir;
   std::string access_key;
   std::string region = Environment("AWS_REGION", Environment("AWS_DEFAULT_REGION", "us-east-1").c_str());
+  std::string admin_token = Environment("LOCALDYNAMO_ADMIN_TOKEN", "");
   std::string models_dir = default_models_dir;
   bool sample_items = false;
   ServerOptions options;
@@ -46,6 +47,8 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
        "the access key requests carry: under --per-key-databases, whose database (default "
        "$AWS_ACCESS_KEY_ID or \"localdynamo\"; with --data-dir: the shared database)")
       ("region", po::value(&region), "the region requests carry (default $AWS_REGION or us-east-1)")
+      ("admin-token", po::value(&admin_token),
+       "the server's --admin-token, sent on admin API calls (default $LOCALDYNAMO_ADMIN_TOKEN)")
       ("max-items", po::value(&options.limits.max_items),
        "at most this many items per tool answer (default 100)")
       ("max-bytes", po::value(&options.limits.max_bytes),
@@ -92,7 +95,8 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
     HttpEndpoint endpoint;
     if (ParseEndpointUrl(endpoint_url, &endpoint, &error)) {
       if (access_key.empty()) access_key = Environment("AWS_ACCESS_KEY_ID", "localdynamo");
-      backend = std::make_unique<HttpBackend>(endpoint, endpoint_url, access_key, region);
+      backend = std::make_unique<HttpBackend>(endpoint, endpoint_url, access_key, region,
+                                              admin_token);
     }
   }
   if (!backend) {

@@ -56,10 +56,19 @@ async function dynamodb(endpoint, { accessKeyId, region }, operation, input) {
   return answer.body;
 }
 
+// The admin token a server started with --admin-token (or
+// LOCALDYNAMO_ADMIN_TOKEN, which a server this package starts inherits)
+// wants on every admin call.
+function adminHeaders() {
+  const token = process.env.LOCALDYNAMO_ADMIN_TOKEN;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
 // An admin request: GET/DELETE without a body, POST with one.
 async function admin(endpoint, method, pathname, body) {
   const answer = await request(endpoint, method, `/_localdynamo/${pathname}`,
-                               body === undefined ? {} : { "Content-Type": "application/json" },
+                               body === undefined ? adminHeaders()
+                                                  : { ...adminHeaders(), "Content-Type": "application/json" },
                                body);
   if (answer.status !== 200) throw failure(`${method} /_localdynamo/${pathname}`, answer);
   return answer.body;

@@ -6,6 +6,7 @@ not depend on more than boto3 and pytest.
 """
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,13 +26,20 @@ class AdminError(RuntimeError):
 
 
 class AdminClient:
-    def __init__(self, url):
+    """`token`: the server's --admin-token, sent as a bearer token (default
+    $LOCALDYNAMO_ADMIN_TOKEN, which a server the plugin starts inherits)."""
+
+    def __init__(self, url, token=None):
         self.url = url.rstrip("/")
+        self.token = token if token is not None else os.environ.get("LOCALDYNAMO_ADMIN_TOKEN", "")
 
     def call(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
         request = urllib.request.Request(self.url + ADMIN_PREFIX + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+                                         headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
                 raw = response.read()

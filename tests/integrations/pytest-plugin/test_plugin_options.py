@@ -165,3 +165,25 @@ def test_snapshot_names_are_each_workers_own(pytester):
     pytester.makepyfile(**{name: WORKER_SNAPSHOT_TEST.format(me=name, meeting=str(meeting))
                            for name in ("test_one", "test_two")})
     pytester.runpytest("-n", "2").assert_outcomes(passed=2)
+
+
+def test_an_admin_token_in_the_environment_locks_the_server_the_plugin_starts(pytester,
+                                                                               monkeypatch):
+    """The server the plugin starts inherits LOCALDYNAMO_ADMIN_TOKEN, and the
+    plugin's own admin calls (the reset before each test) send it."""
+    monkeypatch.setenv("LOCALDYNAMO_ADMIN_TOKEN", "plugin-token")
+    pytester.makeini("[pytest]\nlocaldynamo_tables = tables.json\nlocaldynamo_models = false\n")
+    pytester.path.joinpath("tables.json").write_text(json.dumps([TABLE]))
+    pytester.makepyfile("""
+        import urllib.error, urllib.request
+        import pytest
+
+        @pytest.mark.parametrize("round", [1, 2])
+        def test_each_starts_empty(dynamodb_client, localdynamo_url, round):
+            assert dynamodb_client.scan(TableName="things")["Count"] == 0
+            dynamodb_client.put_item(TableName="things", Item={"id": {"S": "x"}})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(localdynamo_url + "/_localdynamo/clock")
+            assert refused.value.code == 401
+    """)
+    pytester.runpytest().assert_outcomes(passed=2)
