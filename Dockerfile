@@ -130,4 +130,8 @@ HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 # Persistent in the /data volume by default; every DynamoDB Local flag works
 # as an argument (-inMemory, -dbPath DIR, -port N, -sharedDb, ...), and
 # `-jar DynamoDBLocal.jar` and JVM options are accepted and ignored.
+# On 0.0.0.0 without a token the admin API is read-only: give
+# -e LOCALDYNAMO_ADMIN_TOKEN=... to unlock it for whoever has the token, or
+# --admin-open for anyone on the network; --trigger-hosts NAME lets HTTP
+# triggers reach a sibling service (docs/security.md).
 ENTRYPOINT ["/usr/local/bin/localdynamo", "--host", "0.0.0.0", "--data-dir", "/data"]
