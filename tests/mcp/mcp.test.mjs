@@ -250,6 +250,24 @@ describe("localdynamo mcp --endpoint", () => {
     }
   });
 
+  test("--admin-token: admin tools send the server's token", async () => {
+    const locked = await startServer(["--admin-token", "mcp-token"]);
+    const withToken = await connect(["--endpoint", locked.url, "--allow-writes",
+                                     "--admin-token", "mcp-token"]);
+    const without = await connect(["--endpoint", locked.url, "--allow-writes"]);
+    try {
+      const moved = await call(withToken, "MoveClock", { AdvanceSeconds: 60 });
+      assert.equal(moved.isError, false, moved.text);
+      const refused = await call(without, "GetClock");
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /UnauthorizedException/);
+    } finally {
+      await withToken.close();
+      await without.close();
+      await locked.stop();
+    }
+  });
+
   test("batches, transactions, streams and SearchVectors", async () => {
     const writer = await connect(["--endpoint", server.url, "--allow-writes"]);
     const capped = await connect(["--endpoint", server.url, "--max-items", "1"]);
