@@ -53,6 +53,12 @@ bool AccessPolicy::AllowsOrigin(std::string_view origin) const {
   return false;
 }
 
+bool AccessPolicy::AllowsAdminOrigin(std::string_view origin) const {
+  std::string lower = Lowercase(origin);
+  std::string_view host = HostOf(AuthorityOf(lower));
+  return !host.empty() && (IsLoopbackName(host) || Listed(host));
+}
+
 std::string AccessPolicy::AllowOriginHeader(std::string_view origin) const {
   return any_origin_ ? "*" : std::string(origin);
 }
@@ -77,7 +83,9 @@ bool AccessPolicy::TokenMatches(std::string_view authorization) const {
 
 std::optional<api::ApiError> AccessPolicy::CheckAdmin(std::string_view method,
                                                       std::string_view host,
+                                                      std::string_view origin,
                                                       std::string_view authorization) const {
+  if (!origin.empty() && !AllowsAdminOrigin(origin)) return api::ApiError::CrossOrigin(origin);
   if (!admin_token_.empty()) {
     if (authorization.empty()) {
       return api::ApiError::AdminUnauthorized(

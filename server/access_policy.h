@@ -47,6 +47,10 @@ class AccessPolicy {
   // Whether a page of `origin` (an Origin header's value) may call the
   // server. Every origin may when the rules allow any ("-cors *").
   bool AllowsOrigin(std::string_view origin) const;
+  // Whether a page of `origin` may call the admin API: loopback origins and
+  // --allowed-hosts names only. -cors (even "*") opens the DynamoDB API to
+  // more pages, never the admin API.
+  bool AllowsAdminOrigin(std::string_view origin) const;
   // The Access-Control-Allow-Origin for an allowed origin: "*" when any
   // origin is allowed (DynamoDB Local's answer), else the origin itself.
   std::string AllowOriginHeader(std::string_view origin) const;
@@ -54,7 +58,9 @@ class AccessPolicy {
   // one of --allowed-hosts.
   bool AllowsHost(std::string_view host) const;
   // The refusal of a request to the admin API, or nullopt if it may go on.
+  // `origin` may be empty (not a web page).
   std::optional<api::ApiError> CheckAdmin(std::string_view method, std::string_view host,
+                                          std::string_view origin,
                                           std::string_view authorization) const;
 
   bool any_origin() const { return any_origin_; }

@@ -63,8 +63,12 @@ HttpResponse Finish(HttpResponse response, const HttpRequest& request, const Acc
 }
 
 HttpResponse Refuse(const api::ApiError& error, const HttpRequest& request) {
+  // DynamoDB's content type for its API; plain JSON elsewhere, which a
+  // browser shows (it would download x-amz-json).
   HttpResponse response{error.http_status,
-                        {{"Content-Type", "application/x-amz-json-1.0"}},
+                        {{"Content-Type", request.amz_target.empty()
+                                              ? "application/json"
+                                              : "application/x-amz-json-1.0"}},
                         api::RenderError(error)};
   if (error.http_status == 401) {
     response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"localdynamo admin API\"");
@@ -82,7 +86,8 @@ HttpResponse Endpoint::HandleAdmin(const HttpRequest& request) const {
   if (!options_.admin) {
     result = emulator::AdminDisabledResponse();
   } else if (auto refused =
-                 options_.access.CheckAdmin(request.method, request.host, request.authorization)) {
+                 options_.access.CheckAdmin(request.method, request.host, request.origin,
+                                            request.authorization)) {
     return Refuse(*refused, request);
   } else {
     result = emulator::HandleAdmin(*options_.admin, request.method, request.target, request.body);

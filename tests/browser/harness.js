@@ -40,10 +40,13 @@ export function startServer(extraArgs = []) {
   });
 }
 
-export function launchBrowser() {
+// `args`: more chromium switches (security.test.js maps test host names
+// with --host-resolver-rules).
+export function launchBrowser(args = []) {
   // Root (as in CI containers) cannot use chromium's sandbox, and a
   // container's small /dev/shm would crash its renderers.
-  return chromium.launch({executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage']});
+  return chromium.launch({executablePath: chromiumPath,
+                          args: ['--no-sandbox', '--disable-dev-shm-usage', ...args]});
 }
 
 export class Client {

@@ -133,6 +133,11 @@ def test_dynamodb_locals_cors_usages():
                                       dict(LIST_TABLES, Origin="http://evil.example"), "{}")
             assert status == 200 and headers["access-control-allow-origin"] == "*"
             assert "every web page" in server.log_tail()
+            # The DynamoDB API, not the admin API: no page of another site resets it.
+            status, _, answer = call(server.url, "POST", "/_localdynamo/reset",
+                                     {"Origin": "http://evil.example",
+                                      "Content-Type": "text/plain"}, "{}")
+            assert status == 403 and error_type(answer) == "CrossOriginRequestException"
 
 
 def test_an_admin_token_locks_every_admin_endpoint():

@@ -59,9 +59,9 @@ TEST(AccessPolicyTest, HostsAreLoopbackNamesOrAllowedOnes) {
 TEST(AccessPolicyTest, AdminGetsNeedALoopbackHostWithoutAToken) {
   AccessPolicy policy;
   EXPECT_FALSE(policy.admin_read_only());
-  EXPECT_FALSE(policy.CheckAdmin("GET", "localhost:8000", "").has_value());
-  EXPECT_FALSE(policy.CheckAdmin("POST", "localdynamo:8000", "").has_value());
-  auto refused = policy.CheckAdmin("GET", "evil.example:8000", "");
+  EXPECT_FALSE(policy.CheckAdmin("GET", "localhost:8000", "", "").has_value());
+  EXPECT_FALSE(policy.CheckAdmin("POST", "localdynamo:8000", "", "").has_value());
+  auto refused = policy.CheckAdmin("GET", "evil.example:8000", "", "");
   ASSERT_TRUE(refused.has_value());
   EXPECT_EQ(refused->type, "localdynamo#HostNotAllowedException");
   EXPECT_EQ(refused->http_status, 403);
@@ -70,15 +70,15 @@ TEST(AccessPolicyTest, AdminGetsNeedALoopbackHostWithoutAToken) {
 TEST(AccessPolicyTest, BeyondLoopbackWithoutATokenTheAdminApiIsReadOnly) {
   AccessPolicy policy({.listen_host = "0.0.0.0"});
   EXPECT_TRUE(policy.admin_read_only());
-  EXPECT_FALSE(policy.CheckAdmin("GET", "localhost:8000", "").has_value());
-  auto refused = policy.CheckAdmin("POST", "localhost:8000", "");
+  EXPECT_FALSE(policy.CheckAdmin("GET", "localhost:8000", "", "").has_value());
+  auto refused = policy.CheckAdmin("POST", "localhost:8000", "", "");
   ASSERT_TRUE(refused.has_value());
   EXPECT_EQ(refused->type, "localdynamo#AdminApiReadOnlyException");
   EXPECT_NE(refused->message.find("0.0.0.0"), std::string::npos);
 
   AccessPolicy open({.listen_host = "0.0.0.0", .admin_open = true});
   EXPECT_FALSE(open.admin_read_only());
-  EXPECT_FALSE(open.CheckAdmin("POST", "localdynamo:8000", "").has_value());
+  EXPECT_FALSE(open.CheckAdmin("POST", "localdynamo:8000", "", "").has_value());
   EXPECT_FALSE(AccessPolicy({.listen_host = "::1"}).admin_read_only());
   EXPECT_FALSE(AccessPolicy({.listen_host = "localhost"}).admin_read_only());
 }
@@ -87,16 +87,29 @@ TEST(AccessPolicyTest, ATokenIsNeededOnEveryAdminCall) {
   AccessPolicy policy({.admin_token = "s3cret", .listen_host = "0.0.0.0"});
   EXPECT_FALSE(policy.admin_read_only());
   for (const char* method : {"GET", "POST", "DELETE"}) {
-    auto missing = policy.CheckAdmin(method, "localhost:8000", "");
+    auto missing = policy.CheckAdmin(method, "localhost:8000", "", "");
     ASSERT_TRUE(missing.has_value());
     EXPECT_EQ(missing->type, "localdynamo#UnauthorizedException");
     EXPECT_EQ(missing->http_status, 401);
-    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "Bearer s3cre").has_value());
-    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "Bearer s3cret2").has_value());
-    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "s3cret").has_value());
+    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "", "Bearer s3cre").has_value());
+    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "", "Bearer s3cret2").has_value());
+    EXPECT_TRUE(policy.CheckAdmin(method, "localhost:8000", "", "s3cret").has_value());
     // With the token, any Host: a page cannot know it.
-    EXPECT_FALSE(policy.CheckAdmin(method, "localdynamo:8000", "Bearer s3cret").has_value());
+    EXPECT_FALSE(policy.CheckAdmin(method, "localdynamo:8000", "", "Bearer s3cret").has_value());
   }
+}
+
+TEST(AccessPolicyTest, CorsNeverOpensTheAdminApiToOtherPages) {
+  AccessPolicy policy({.cors = "*", .allowed_hosts = {"devbox"}});
+  auto refused = policy.CheckAdmin("POST", "localhost:8000", "http://evil.example", "");
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->type, "localdynamo#CrossOriginRequestException");
+  EXPECT_FALSE(policy.CheckAdmin("POST", "localhost:8000", "http://localhost:8000", "").has_value());
+  EXPECT_FALSE(policy.CheckAdmin("POST", "devbox:8000", "http://devbox:8000", "").has_value());
+  // Not even with the token: a page that has it is still another site's.
+  AccessPolicy locked({.cors = "*", .admin_token = "t"});
+  EXPECT_TRUE(
+      locked.CheckAdmin("POST", "localhost:8000", "http://evil.example", "Bearer t").has_value());
 }
 
 }  // namespace
