@@ -85,7 +85,8 @@ RUN set -eu; mkdir -p /out; \
       if [ "$TARGETARCH" != "$BUILDARCH" ]; then \
         cross="-DCMAKE_TOOLCHAIN_FILE=cmake/$triplet.cmake"; strip=$triplet-strip; \
       fi; \
-      cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF $cross >/dev/null; \
+      cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF -DLOCALDYNAMO_UNITY=ON \
+            $cross >/dev/null; \
       LOCALDYNAMO_COMMIT=$LOCALDYNAMO_COMMIT cmake --build build -j "$JOBS" --target localdynamo; \
       $strip --strip-unneeded -o /out/localdynamo build/localdynamo; \
     fi; \

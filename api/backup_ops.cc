@@ -20,7 +20,7 @@ ApiResult<std::string> ReadTableName(RequestReader& r) {
   return TableNameFromArn(*name);
 }
 
-void WriteSeconds(JsonWriter& w, int64_t millis) {
+void WriteBackupSeconds(JsonWriter& w, int64_t millis) {
   w.Double(static_cast<double>(millis) / 1000.0);
 }
 
@@ -38,9 +38,9 @@ std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int
       w.Key("RecoveryPeriodInDays");
       w.Int64(pitr.recovery_period_days);
       w.Key("EarliestRestorableDateTime");
-      WriteSeconds(w, pitr.enabled_since_millis);
+      WriteBackupSeconds(w, pitr.enabled_since_millis);
       w.Key("LatestRestorableDateTime");
-      WriteSeconds(w, now);
+      WriteBackupSeconds(w, now);
     }
     w.EndObject();
     w.EndObject();

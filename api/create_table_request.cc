@@ -14,7 +14,7 @@ namespace {
 using engine::KeyElement;
 using engine::ScalarType;
 
-ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
+ApiError InvalidSchema(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 engine::ScalarType ToScalarType(std::string_view type) {
   return type == "N" ? ScalarType::kN : type == "B" ? ScalarType::kB : ScalarType::kS;
@@ -85,12 +85,12 @@ ApiResult<bool> CheckMultiAttributeShape(const std::vector<RawKeyElement>& raw) 
   }
   for (auto [count, kind] : {std::pair{hashes, "HASH"}, std::pair{ranges, "RANGE"}}) {
     if (count > kMaxPerKind) {
-      return Invalid(std::string("The KeySchema exceeds the maximum allowed number of ") + kind +
+      return InvalidSchema(std::string("The KeySchema exceeds the maximum allowed number of ") + kind +
                      " key attributes");
     }
   }
   if (hash_after_range) {
-    return Invalid("All HASH key attributes must precede RANGE key attributes in the KeySchema");
+    return InvalidSchema("All HASH key attributes must precede RANGE key attributes in the KeySchema");
   }
   std::set<std::string_view> names;
   for (const auto& element : raw) {
@@ -132,7 +132,7 @@ ApiResult<engine::KeySchema> ResolveKeySchema(const std::vector<RawKeyElement>& 
       std::string keys, defs;
       for (const auto& e : raw) keys += (keys.empty() ? "" : ", ") + e.name;
       for (const auto& d : definitions) defs += (defs.empty() ? "" : ", ") + d.name;
-      return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+      return InvalidSchema("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
                      keys + "], AttributeDefinitions: [" + defs + "]");
     }
     (element.key_type == "HASH" ? key.hash : key.range).push_back(*def);
@@ -224,12 +224,12 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   index.key = std::move(key).value();
   if (is_local) {
     if (index.key.hash.front().name != table.hash_key().name) {
-      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema for index: " +
+      return InvalidSchema("Index KeySchema does not have the same leading hash key as table KeySchema for index: " +
                      index.name + ". index hash key: " + index.key.hash.front().name +
                      ", table hash key: " + table.hash_key().name);
     }
     if (index.key.range.empty()) {
-      return Invalid("Index KeySchema does not have a range key for index: " + index.name);
+      return InvalidSchema("Index KeySchema does not have a range key for index: " + index.name);
     }
   }
   auto projection = ParseProjection(projection_json);
@@ -238,10 +238,10 @@ ApiResult<engine::IndexSchema> ParseIndex(const rapidjson::Value& json, bool is_
   if (!is_local) {
     bool provisioned = table.billing_mode == "PROVISIONED";
     if (provisioned && !throughput_json) {
-      return Invalid("ProvisionedThroughput is not specified for index: " + index.name);
+      return InvalidSchema("ProvisionedThroughput is not specified for index: " + index.name);
     }
     if (!provisioned && throughput_json) {
-      return Invalid("ProvisionedThroughput should not be specified for index: " + index.name +
+      return InvalidSchema("ProvisionedThroughput should not be specified for index: " + index.name +
                      " when BillingMode is PAY_PER_REQUEST");
     }
     if (throughput_json) {
@@ -259,17 +259,17 @@ ApiResult<std::vector<engine::IndexSchema>> ParseIndexes(const rapidjson::Value*
   std::vector<engine::IndexSchema> indexes;
   if (!json) return indexes;
   const char* kind = is_local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes";
-  if (json->Empty()) return Invalid(std::string("List of ") + kind + " is empty");
+  if (json->Empty()) return InvalidSchema(std::string("List of ") + kind + " is empty");
   if (is_local && !table.range_key()) {
-    return Invalid(
+    return InvalidSchema(
         "Table KeySchema does not have a range key, which is required when specifying a "
         "LocalSecondaryIndex");
   }
   if (is_local && json->Size() > 5) {
-    return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+    return InvalidSchema("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
   }
   if (!is_local && json->Size() > 20) {
-    return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+    return InvalidSchema("GlobalSecondaryIndex count exceeds the per-table limit of 20");
   }
   Constraints constraints;
   int i = 0;
@@ -289,24 +289,24 @@ ApiResult<engine::TableSchema> CheckDefinitionsAndIndexNames(engine::TableSchema
   std::set<std::string> names;
   for (const auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *indexes) {
-      if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+      if (!names.insert(index.name).second) return InvalidSchema("Duplicate index name: " + index.name);
     }
   }
   for (const auto& index : schema.vector_indexes) {
-    if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+    if (!names.insert(index.name).second) return InvalidSchema("Duplicate index name: " + index.name);
   }
   // Every attribute definition must be used by a key.
   std::set<std::string> used = engine::KeyAttributeNames(schema);
   if (used.size() != schema.attribute_definitions.size()) {
     if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
-      return Invalid(
+      return InvalidSchema(
           "Number of attributes in KeySchema does not exactly match number of attributes "
           "defined in AttributeDefinitions");
     }
     std::string defs, keys;
     for (const auto& d : schema.attribute_definitions) defs += (defs.empty() ? "" : ", ") + d.name;
     for (const auto& k : used) keys += (keys.empty() ? "" : ", ") + k;
-    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + defs +
+    return InvalidSchema("Some AttributeDefinitions are not used. AttributeDefinitions: [" + defs +
                    "], keys used: [" + keys + "]");
   }
   return schema;
@@ -340,20 +340,20 @@ ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json) {
     non_key = r.Array("NonKeyAttributes");
     if (r.failed()) return r.error();
   }
-  if (!type) return Invalid("Unknown ProjectionType: null");
+  if (!type) return InvalidSchema("Unknown ProjectionType: null");
   if (*type == "ALL" || *type == "KEYS_ONLY") {
-    if (non_key) return Invalid("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
+    if (non_key) return InvalidSchema("ProjectionType is " + std::string(*type) + ", but NonKeyAttributes is specified");
     projection.type = *type == "ALL" ? engine::ProjectionType::kAll : engine::ProjectionType::kKeysOnly;
     return projection;
   }
-  if (*type != "INCLUDE") return Invalid("Unknown ProjectionType: " + std::string(*type));
-  if (!non_key) return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  if (*type != "INCLUDE") return InvalidSchema("Unknown ProjectionType: " + std::string(*type));
+  if (!non_key) return InvalidSchema("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
   projection.type = engine::ProjectionType::kInclude;
   for (const auto& name : non_key->GetArray()) {
     if (!name.IsString()) return WrongType(name, "String");
     auto& names = projection.non_key_attributes;
     if (std::find(names.begin(), names.end(), View(name)) != names.end()) {
-      return Invalid("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
+      return InvalidSchema("Duplicate attribute names in NonKeyAttributes: " + std::string(View(name)));
     }
     names.emplace_back(View(name));
   }
@@ -517,13 +517,13 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
   schema.billing_mode = std::string(billing_mode.value_or("PROVISIONED"));
   if (schema.billing_mode == "PROVISIONED") {
     if (!throughput_json) {
-      return Invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+      return InvalidSchema("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
     }
     auto throughput = ParseThroughput(*throughput_json, "provisionedThroughput");
     if (!throughput.ok()) return throughput.take_error();
     schema.throughput = *throughput;
   } else if (throughput_json) {
-    return Invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    return InvalidSchema("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
   }
 
   auto lsis = ParseIndexes(lsi_json, true, schema);
@@ -537,10 +537,10 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     auto stream = ReadStreamSpecification(*stream_json);
     if (!stream.ok()) return stream.take_error();
     if (stream->enabled && stream->view_type.empty()) {
-      return Invalid("Table is being created with a stream enabled, UpdateViewType is required");
+      return InvalidSchema("Table is being created with a stream enabled, UpdateViewType is required");
     }
     if (!stream->enabled && !stream->view_type.empty()) {
-      return Invalid("Table is being created with a stream disabled, UpdateViewType should not be specified");
+      return InvalidSchema("Table is being created with a stream disabled, UpdateViewType should not be specified");
     }
     schema.stream = std::move(stream).value();
   }

@@ -12,7 +12,7 @@
 namespace ddb::api {
 namespace {
 
-ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
+ApiError InvalidUpdate(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 // The one action of an update object, its name ("Create", ...) and body.
 struct Action {
@@ -21,7 +21,7 @@ struct Action {
   std::string index_name;
 };
 
-ApiResult<Action> ReadAction(const rapidjson::Value& update) {
+ApiResult<Action> ReadGsiAction(const rapidjson::Value& update) {
   if (!update.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   Action action;
   int count = 0;
@@ -34,12 +34,12 @@ ApiResult<Action> ReadAction(const rapidjson::Value& update) {
     action.body = &it->value;
   }
   if (count == 0) {
-    return Invalid(
+    return InvalidUpdate(
         "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
         "GlobalSecondaryIndexUpdate.Delete must not be null");
   }
   if (count > 1) {
-    return Invalid("Only one global secondary index action is allowed per "
+    return InvalidUpdate("Only one global secondary index action is allowed per "
                    "GlobalSecondaryIndexUpdate object");
   }
   RequestReader r(*action.body);
@@ -52,10 +52,10 @@ ApiResult<Action> ReadAction(const rapidjson::Value& update) {
   return action;
 }
 
-ApiResult<std::vector<Action>> ReadActions(const rapidjson::Value& updates) {
+ApiResult<std::vector<Action>> ReadGsiActions(const rapidjson::Value& updates) {
   std::vector<Action> actions;
   for (const auto& update : updates.GetArray()) {
-    auto action = ReadAction(update);
+    auto action = ReadGsiAction(update);
     if (!action.ok()) return action.take_error();
     actions.push_back(std::move(action).value());
   }
@@ -79,13 +79,13 @@ void PruneDefinitions(engine::TableSchema& schema) {
 }  // namespace
 
 ApiResult<bool> CheckGsiUpdates(const GsiUpdates& request) {
-  auto actions = ReadActions(*request.updates);
+  auto actions = ReadGsiActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   std::set<std::string> named;
   int online = 0;
   for (const Action& action : *actions) {
     if (!named.insert(action.index_name).second) {
-      return Invalid("Only one global secondary index update per index is allowed "
+      return InvalidUpdate("Only one global secondary index update per index is allowed "
                      "simultaneously. Index: " + action.index_name);
     }
     if (action.kind != "Update") ++online;
@@ -111,7 +111,7 @@ ApiResult<bool> MergeAttributeDefinitions(const rapidjson::Value& json,
     if (same == defs.end()) {
       defs.push_back(definition);
     } else if (same->type != definition.type) {
-      return Invalid(
+      return InvalidUpdate(
           "Attributes cannot be redefined. Please check that your attribute has the same type "
           "as previously defined. Existing schema: " + DefinitionEcho(*same) +
           " New schema: " + DefinitionEcho(definition));
@@ -123,7 +123,7 @@ ApiResult<bool> MergeAttributeDefinitions(const rapidjson::Value& json,
 ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
                                                     engine::TableSchema& schema,
                                                     std::string_view region) {
-  auto actions = ReadActions(*request.updates);
+  auto actions = ReadGsiActions(*request.updates);
   if (!actions.ok()) return actions.take_error();
   if (request.definitions) {
     auto merged = MergeAttributeDefinitions(*request.definitions, schema);
@@ -139,7 +139,7 @@ ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
         return ApiError::Validation("Attempting to create an index which already exists");
       }
       if (!request.definitions) {
-        return Invalid("AttributeDefinitions is not specified for index: " + action.index_name);
+        return InvalidUpdate("AttributeDefinitions is not specified for index: " + action.index_name);
       }
       if (indexes.size() >= 20) {
         return ApiError::LimitExceeded(
@@ -172,7 +172,7 @@ ApiResult<std::vector<std::string>> ApplyGsiUpdates(const GsiUpdates& request,
     bool on_demand_limits = on_demand_json && on_demand_json->MemberCount() > 0;
     if (schema.billing_mode == "PAY_PER_REQUEST" &&
         (throughput_json || (!warm_json && !on_demand_limits))) {
-      return Invalid("The only Updates for index: " + action.index_name +
+      return InvalidUpdate("The only Updates for index: " + action.index_name +
                      " when TableThroughputMode is PAY_PER_REQUEST can be to "
                      "OnDemandThroughput, WarmThroughput");
     }

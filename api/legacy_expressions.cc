@@ -15,7 +15,7 @@ namespace expr = engine::expr;
 using engine::AttributeType;
 using engine::AttributeValue;
 
-ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
+ApiError InvalidLegacy(const std::string& detail) { return ApiError::InvalidParameters(detail); }
 
 expr::Path TopLevel(std::string_view name) {
   return expr::Path{{expr::PathElement{std::string(name)}}};
@@ -146,20 +146,20 @@ ApiResult<expr::Condition> ComparisonCondition(std::string_view name, std::strin
     }
     values = std::move(read);
   } else if (op->min_values > 0) {
-    return Invalid("Value or AttributeValueList must be used with ComparisonOperator: " +
+    return InvalidLegacy("Value or AttributeValueList must be used with ComparisonOperator: " +
                    std::string(op_name) + " for Attribute: " + std::string(name));
   }
   if (values.size() < op->min_values || values.size() > op->max_values) {
-    return Invalid("Invalid number of argument(s) for the " + std::string(op_name) +
+    return InvalidLegacy("Invalid number of argument(s) for the " + std::string(op_name) +
                    " ComparisonOperator");
   }
   for (const AttributeValue& value : values) {
     if (!op->accepts(value.type())) {
-      return Invalid("ComparisonOperator " + std::string(op_name) + " is not valid for " +
+      return InvalidLegacy("ComparisonOperator " + std::string(op_name) + " is not valid for " +
                      std::string(engine::TypeName(value.type())) + " AttributeValue type");
     }
     if (value.type() != values[0].type()) {
-      return Invalid("AttributeValues inside AttributeValueList must be of same type");
+      return InvalidLegacy("AttributeValues inside AttributeValueList must be of same type");
     }
   }
   if (op_name == "BETWEEN") {
@@ -180,26 +180,26 @@ ApiResult<expr::Condition> ExpectedEntry(std::string_view name, const rapidjson:
   if (r.failed()) return r.error();
   std::string attribute(name);
   if (exists && op) {
-    return Invalid("Exists and ComparisonOperator cannot be used together for Attribute: " +
+    return InvalidLegacy("Exists and ComparisonOperator cannot be used together for Attribute: " +
                    attribute);
   }
   if (value_json && list_json) {
-    return Invalid("Value and AttributeValueList cannot be used together for Attribute: " +
+    return InvalidLegacy("Value and AttributeValueList cannot be used together for Attribute: " +
                    attribute);
   }
   if (list_json && !op) {
-    return Invalid("AttributeValueList can only be used with a ComparisonOperator for Attribute: " +
+    return InvalidLegacy("AttributeValueList can only be used with a ComparisonOperator for Attribute: " +
                    attribute);
   }
   if (op) return ComparisonCondition(name, *op, value_json, list_json);
   if (exists && !*exists) {
     if (value_json) {
-      return Invalid("Value cannot be used when Exists is false for Attribute: " + attribute);
+      return InvalidLegacy("Value cannot be used when Exists is false for Attribute: " + attribute);
     }
     return Function("attribute_not_exists", name, {});
   }
   if (!value_json) {
-    return Invalid("Value must be provided when Exists is " +
+    return InvalidLegacy("Value must be provided when Exists is " +
                    std::string(exists ? "true" : "null") + " for Attribute: " + attribute);
   }
   auto value = ParseAttributeValue(*value_json);
@@ -214,7 +214,7 @@ bool IsSet(AttributeType t) {
 ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
                                               const rapidjson::Value& entry) {
   if (!entry.IsObject()) return WrongType(entry, "AttributeValueUpdate");
-  if (auto problem = CheckAttributeName(name)) return Invalid(*problem);
+  if (auto problem = CheckAttributeName(name)) return InvalidLegacy(*problem);
   RequestReader r(entry);
   const rapidjson::Value* value_json = r.Object("Value");
   auto action = r.String("Action");
@@ -228,7 +228,7 @@ ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
   update.path = TopLevel(name);
   if (!value_json) {
     if (kind != "DELETE") {
-      return Invalid("Only DELETE action is allowed when no attribute value is specified");
+      return InvalidLegacy("Only DELETE action is allowed when no attribute value is specified");
     }
     update.kind = expr::UpdateAction::Kind::kRemove;
     return update;
@@ -239,12 +239,12 @@ ApiResult<expr::UpdateAction> AttributeUpdate(std::string_view name,
   std::string type_name(engine::TypeName(type));
   if (kind == "DELETE") {
     if (!IsSet(type)) {
-      return Invalid("DELETE action with value is not supported for the type " + type_name);
+      return InvalidLegacy("DELETE action with value is not supported for the type " + type_name);
     }
     update.kind = expr::UpdateAction::Kind::kDelete;
   } else if (kind == "ADD") {
     if (!IsSet(type) && type != AttributeType::kN && type != AttributeType::kL) {
-      return Invalid("ADD action is not supported for the type " + type_name);
+      return InvalidLegacy("ADD action is not supported for the type " + type_name);
     }
     update.kind = expr::UpdateAction::Kind::kAdd;
   } else {
@@ -323,9 +323,9 @@ ApiResult<expr::Projection> AttributesToGetToProjection(const rapidjson::Value& 
   std::set<std::string_view> seen;
   for (const auto& name : names.GetArray()) {
     if (!name.IsString()) return WrongType(name, "String");
-    if (auto problem = CheckAttributeName(View(name))) return Invalid(*problem);
+    if (auto problem = CheckAttributeName(View(name))) return InvalidLegacy(*problem);
     if (!seen.insert(View(name)).second) {
-      return Invalid("Duplicate value in attribute name: " + std::string(View(name)));
+      return InvalidLegacy("Duplicate value in attribute name: " + std::string(View(name)));
     }
     projection.paths.push_back(TopLevel(View(name)));
   }

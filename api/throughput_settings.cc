@@ -12,7 +12,7 @@ namespace {
 bool OnDemand(const engine::TableSchema& table) { return table.billing_mode == "PAY_PER_REQUEST"; }
 
 // What a message calls the target: "table" or "index gsi1".
-struct Target {
+struct ThroughputTarget {
   std::string_view kind;  // "table" or "index"
   std::string_view name;
   std::string Phrase() const {
@@ -25,7 +25,7 @@ struct WarmRequest {
   std::optional<int64_t> write;
 };
 
-ApiResult<WarmRequest> ReadWarm(const rapidjson::Value& json, const Target& target) {
+ApiResult<WarmRequest> ReadWarm(const rapidjson::Value& json, const ThroughputTarget& target) {
   if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   RequestReader r(json);
   WarmRequest warm{r.Long("ReadUnitsPerSecond"), r.Long("WriteUnitsPerSecond")};
@@ -39,7 +39,7 @@ ApiResult<WarmRequest> ReadWarm(const rapidjson::Value& json, const Target& targ
 }
 
 ApiError ExceedsAccountMaximum(std::string_view member, std::string_view what,
-                               const Target& target, std::string_view region) {
+                               const ThroughputTarget& target, std::string_view region) {
   std::string side = member.starts_with("MaxRead") || member.starts_with("Read") ? "Read" : "Write";
   return ApiError::LimitExceeded("Subscriber limit exceeded: Requested " + std::string(member) +
                                  " for " + std::string(what) + " for " + target.Phrase() +
@@ -50,7 +50,7 @@ ApiError ExceedsAccountMaximum(std::string_view member, std::string_view what,
 // Sets `warm` from a request: every given side must be at least `floor`
 // (the reasons name what the floor is) and within the account maximum.
 ApiResult<bool> SetWarm(const WarmRequest& request, engine::WarmThroughput& warm,
-                        const engine::WarmThroughput& floor, const Target& target,
+                        const engine::WarmThroughput& floor, const ThroughputTarget& target,
                         std::string_view floor_reason_read, std::string_view floor_reason_write,
                         std::string_view region) {
   struct Side {
@@ -92,7 +92,7 @@ void RaiseTo(engine::WarmThroughput& warm, const engine::WarmThroughput& floor) 
 // the initial 12,000/4,000; provisioned, not below the provisioned capacity.
 ApiResult<bool> SetInitialWarm(const rapidjson::Value& json, bool on_demand,
                                const engine::ProvisionedThroughput& throughput,
-                               engine::WarmThroughput& warm, const Target& target,
+                               engine::WarmThroughput& warm, const ThroughputTarget& target,
                                std::string_view region) {
   auto request = ReadWarm(json, target);
   if (!request.ok()) return request.take_error();
@@ -110,7 +110,7 @@ ApiResult<bool> SetInitialWarm(const rapidjson::Value& json, bool on_demand,
 
 // Warm throughput asked for on an existing table or index: never lower.
 ApiResult<bool> RaiseWarm(const rapidjson::Value& json, engine::WarmThroughput& warm,
-                          const engine::WarmThroughput& current_floor, const Target& target,
+                          const engine::WarmThroughput& current_floor, const ThroughputTarget& target,
                           std::string_view region) {
   auto request = ReadWarm(json, target);
   if (!request.ok()) return request.take_error();
@@ -125,7 +125,7 @@ ApiResult<bool> RaiseWarm(const rapidjson::Value& json, engine::WarmThroughput& 
 // remove the maximum; only on an on-demand table. `create` picks
 // CreateTable's wording of the provisioned refusal.
 ApiResult<bool> SetOnDemand(const rapidjson::Value& json, bool on_demand, bool create,
-                            engine::OnDemandThroughput& limits, const Target& target,
+                            engine::OnDemandThroughput& limits, const ThroughputTarget& target,
                             std::string_view region) {
   if (!json.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   RequestReader r(json);
@@ -171,7 +171,7 @@ ApiResult<bool> ApplyCreateThroughputSettings(const rapidjson::Value& request,
                                               engine::TableSchema& schema,
                                               std::string_view region) {
   bool on_demand = OnDemand(schema);
-  Target table{"table", schema.name};
+  ThroughputTarget table{"table", schema.name};
   if (const auto* json = Member(request, "OnDemandThroughput")) {
     auto set = SetOnDemand(*json, on_demand, true, schema.on_demand, table, region);
     if (!set.ok()) return set;
@@ -196,7 +196,7 @@ ApiResult<bool> ApplyCreateThroughputSettings(const rapidjson::Value& request,
 ApiResult<bool> ApplyTableThroughputUpdate(const rapidjson::Value* warm,
                                            const rapidjson::Value* on_demand,
                                            engine::TableSchema& schema, std::string_view region) {
-  Target table{"table", schema.name};
+  ThroughputTarget table{"table", schema.name};
   if (on_demand) {
     auto set = SetOnDemand(*on_demand, OnDemand(schema), false, schema.on_demand, table, region);
     if (!set.ok()) return set;
@@ -213,7 +213,7 @@ ApiResult<bool> ApplyIndexThroughputUpdate(const rapidjson::Value& body, bool cr
                                            const engine::TableSchema& table,
                                            engine::IndexSchema& index, std::string_view region) {
   bool on_demand = OnDemand(table);
-  Target target{"index", index.name};
+  ThroughputTarget target{"index", index.name};
   if (const auto* limits = Member(body, "OnDemandThroughput")) {
     auto set = SetOnDemand(*limits, on_demand, created, index.on_demand, target, region);
     if (!set.ok()) return set;

@@ -121,7 +121,7 @@ ApiResult<bool> CheckBilling(const engine::TableSchema& table) {
 }
 
 // The one action of a VectorIndexUpdate: "Create" or "Delete" and its body.
-ApiResult<std::pair<std::string_view, const rapidjson::Value*>> ReadAction(
+ApiResult<std::pair<std::string_view, const rapidjson::Value*>> ReadVectorIndexAction(
     const rapidjson::Value& update) {
   if (!update.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
   std::pair<std::string_view, const rapidjson::Value*> action{"", nullptr};
@@ -168,7 +168,7 @@ ApiResult<bool> ParseVectorIndexes(const rapidjson::Value* json, engine::TableSc
 ApiResult<int> CountVectorIndexUpdates(const rapidjson::Value& updates) {
   int online = 0;
   for (const auto& update : updates.GetArray()) {
-    auto action = ReadAction(update);
+    auto action = ReadVectorIndexAction(update);
     if (!action.ok()) return action.take_error();
     ++online;
   }
@@ -187,7 +187,7 @@ ApiResult<std::vector<std::string>> ApplyVectorIndexUpdates(const rapidjson::Val
   }
   std::vector<std::string> created;
   for (const auto& update : updates.GetArray()) {
-    auto action = ReadAction(update);
+    auto action = ReadVectorIndexAction(update);
     if (!action.ok()) return action.take_error();
     auto [kind, body] = *action;
     if (kind == "Create") {

@@ -24,7 +24,7 @@ namespace {
 constexpr int64_t kMaxTopK = 100;
 constexpr size_t kMaxResponseBytes = 16 * 1024 * 1024;
 
-ApiError InvalidCondition(const std::string& detail) {
+ApiError InvalidSearchCondition(const std::string& detail) {
   return ApiError::Validation("Invalid SearchConditionExpression: " + detail);
 }
 
@@ -41,7 +41,7 @@ ApiResult<bool> CollectEquals(const engine::expr::Condition& condition,
     return true;
   }
   if (condition.kind != Condition::Kind::kCompare || condition.op != engine::expr::Comparator::kEq) {
-    return InvalidCondition("Invalid comparator used in SearchConditionExpression");
+    return InvalidSearchCondition("Invalid comparator used in SearchConditionExpression");
   }
   const Operand* path = nullptr;
   const Operand* value = nullptr;
@@ -50,7 +50,7 @@ ApiResult<bool> CollectEquals(const engine::expr::Condition& condition,
     if (operand.kind == Operand::Kind::kValue) value = &operand;
   }
   if (!path || !value || path->path.elements.size() != 1 || path->path.elements[0].is_index) {
-    return InvalidCondition("Invalid comparator used in SearchConditionExpression");
+    return InvalidSearchCondition("Invalid comparator used in SearchConditionExpression");
   }
   out.emplace_back(path->path.elements[0].name, value->value);
   return true;

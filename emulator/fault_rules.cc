@@ -13,7 +13,7 @@ using api::RequestReader;
 
 namespace {
 
-constexpr int kMaxBodyDepth = 16;
+constexpr int kMaxRulesDepth = 16;
 constexpr int64_t kMaxDelayMillis = 10 * 60 * 1000;
 
 // A list of strings, or the error naming the member.
@@ -178,7 +178,7 @@ std::string FaultRules::AddLocked(Rule rule) {
 
 ApiResult<std::string> FaultRules::Add(std::string_view json) {
   rapidjson::Document doc;
-  if (!api::ParseBounded(json, kMaxBodyDepth, &doc)) {
+  if (!api::ParseBounded(json, kMaxRulesDepth, &doc)) {
     return ApiError::Validation("The body must be a JSON object");
   }
   auto rule = Parse(doc);
@@ -189,7 +189,7 @@ ApiResult<std::string> FaultRules::Add(std::string_view json) {
 
 ApiResult<size_t> FaultRules::AddAll(std::string_view json) {
   rapidjson::Document doc;
-  if (!api::ParseBounded(json, kMaxBodyDepth, &doc) || !doc.IsArray()) {
+  if (!api::ParseBounded(json, kMaxRulesDepth, &doc) || !doc.IsArray()) {
     return ApiError::Validation("A faults file must hold a JSON list of rules");
   }
   std::vector<Rule> parsed;

@@ -41,7 +41,7 @@ configure_and_build() {  # dir, sanitizers, more cmake arguments...
   local dir=$1 sanitizers=$2
   shift 2
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-        -DLOCALDYNAMO_SANITIZE="$sanitizers" "$@" >/dev/null
+        -DLOCALDYNAMO_SANITIZE="$sanitizers" -DLOCALDYNAMO_UNITY=ON "$@" >/dev/null
   cmake --build "$dir" -j "$jobs" --target localdynamo \
         engine_tests api_tests emulator_tests cli_tests server_tests mcp_tests
 }

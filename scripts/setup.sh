@@ -46,7 +46,9 @@ if [[ "${1:-}" == "--tests" ]]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS="$tests" >/dev/null
+# Unity batches: a build from scratch in about 40% less CPU (CMakeLists.txt).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS="$tests" -DLOCALDYNAMO_UNITY=ON \
+      >/dev/null
 if [[ "$tests" == ON ]]; then
   cmake --build build -j "$jobs"
 else

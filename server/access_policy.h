@@ -42,7 +42,8 @@ struct AccessRules {
 
 class AccessPolicy {
  public:
-  explicit AccessPolicy(const AccessRules& rules = AccessRules());
+  AccessPolicy() : AccessPolicy(AccessRules()) {}
+  explicit AccessPolicy(const AccessRules& rules);
 
   // Whether a page of `origin` (an Origin header's value) may call the
   // server. Every origin may when the rules allow any ("-cors *").
