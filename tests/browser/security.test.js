@@ -24,6 +24,8 @@
 //  4. The console opens at http://localhost:<server port>/; at
 //     http://console.test:<server port>/ it is refused unless the server
 //     was started with --allowed-hosts console.test.
+//  5. With --admin-token, the console asks for the token once and sends it
+//     on its admin calls (the clock moves).
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import {after, before, beforeEach, test} from 'node:test';
@@ -310,5 +312,30 @@ test('the console opens on localhost, and on another name only if allowed', asyn
     assert.deepEqual(allowed.errors, []);
   } finally {
     await allowed.close();
+  }
+});
+
+test('with --admin-token the console asks for the token once, then moves the clock', async () => {
+  const locked = await startServer(['--admin-token', 'console-token']);
+  stopLater.push(async () => assert.equal(await locked.stop(), 0, locked.log()));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const prompts = [];
+    page.on('dialog', async (dialog) => {
+      prompts.push(dialog.message());
+      await dialog.accept('console-token');
+    });
+    await page.goto(`http://localhost:${new URL(locked.url).port}/`);
+    await page.getByRole('button', {name: '+1 hour'}).click();
+    await page.getByRole('status').filter({hasText: 'Clock moved by 1h 0m'}).waitFor();
+    assert.equal(prompts.length, 1, `one prompt, not ${prompts.length}`);
+    assert.match(prompts[0], /--admin-token/);
+    // The server moved its clock: the console sent the token.
+    const clock = await (await fetch(`${locked.url}/_localdynamo/clock`,
+                                     {headers: {Authorization: 'Bearer console-token'}})).json();
+    assert.equal(clock.OffsetMillis, 3600 * 1000);
+  } finally {
+    await context.close();
   }
 });
