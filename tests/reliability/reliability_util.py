@@ -7,6 +7,7 @@ signed requests from its e2e_util; only what is new here lives here.
 
 import os
 import socket
+import threading
 import time
 
 from e2e.e2e_util import make_client, signed_headers
@@ -128,3 +129,23 @@ class Reader:
             except socket.timeout:
                 return False
         return False
+
+
+def run_threads(count, work):
+    """Runs work(index) on `count` threads at once; re-raises the first failure."""
+    errors = []
+    start = threading.Barrier(count)
+
+    def body(i):
+        try:
+            start.wait()
+            work(i)
+        except BaseException as e:  # noqa: B036 - handed to the main thread
+            errors.append(e)
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]

@@ -16,7 +16,7 @@ from botocore.exceptions import ClientError
 from e2e.e2e_util import make_client
 from e2e.server_util import ServerProcess, make_streams_client, read_stream
 
-from .reliability_util import size
+from .reliability_util import run_threads, size
 
 CLIENTS = 64
 STREAM = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
@@ -49,20 +49,7 @@ def create(client, name, range_key=False):
 
 def run_clients(clients, work):
     """Runs work(index, client) on every client at once; re-raises the first failure."""
-    errors = []
-
-    def body(i, c):
-        try:
-            work(i, c)
-        except BaseException as e:  # noqa: B036 - handed to the main thread
-            errors.append(e)
-    threads = [threading.Thread(target=body, args=(i, c)) for i, c in enumerate(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
+    run_threads(len(clients), lambda i: work(i, clients[i]))
 
 
 def records_by_key(server, arn):

@@ -23,7 +23,6 @@ CI: 2 s of load per run, 3 keys; RELIABILITY_LONG=1: 30 s, 8 keys.
 """
 
 import random
-import threading
 import time
 import uuid
 
@@ -36,7 +35,7 @@ from e2e.e2e_util import make_session, wait_active
 from e2e.server_util import ServerProcess, admin_ok
 
 from .linearizability import CAS, ERROR, FAIL, OK, READ, UNKNOWN, WRITE, cas, check, read, write
-from .reliability_util import size
+from .reliability_util import run_threads, size
 
 THREADS = 8
 HOLD_MS = 2                   # --transaction-hold-ms: transactions claim items this long
@@ -323,26 +322,6 @@ def call(operation, **request):
         return (UNKNOWN if code in AMBIGUOUS else code), e.response
     except (HTTPClientError, BotoConnectionError):
         return UNKNOWN, None
-
-
-def run_threads(count, work):
-    """Runs work(index) on `count` threads at once; re-raises the first failure."""
-    errors = []
-    start = threading.Barrier(count)
-
-    def body(i):
-        try:
-            start.wait()
-            work(i)
-        except BaseException as e:  # noqa: B036 - handed to the main thread
-            errors.append(e)
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
 
 
 # ---------------------------------------------------------------------------
