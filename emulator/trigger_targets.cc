@@ -7,9 +7,11 @@
 namespace ddb::emulator {
 
 TriggerTargets::TriggerTargets(std::vector<std::string> hosts) {
-  for (const auto& host : hosts) {
-    if (host == "*") any_ = true;
-    hosts_.push_back(Lowercase(HostOf(host)));
+  for (const auto& list : hosts) {
+    for (const auto& host : SplitList(list)) {
+      if (host == "*") any_ = true;
+      hosts_.push_back(Lowercase(HostOf(host)));
+    }
   }
 }
 

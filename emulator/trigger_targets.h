@@ -20,7 +20,8 @@ namespace ddb::emulator {
 
 class TriggerTargets {
  public:
-  // `hosts`: host names or addresses beyond loopback; "*" allows any host.
+  // `hosts`: host names or addresses beyond loopback, each entry a
+  // comma-separated list as --trigger-hosts takes it; "*" allows any host.
   explicit TriggerTargets(std::vector<std::string> hosts = {});
 
   // Why `url` may not be a trigger's target, or nullopt if it may.

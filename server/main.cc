@@ -21,7 +21,6 @@
 
 #include "cli/data_commands.h"
 #include "emulator/admin.h"
-#include "emulator/host_names.h"
 #include "emulator/maintenance.h"
 #include "emulator/models.h"
 #include "emulator/triggers.h"
@@ -175,11 +174,7 @@ int main(int argc, char** argv) {
     loaded = summary->value_or(emulator::LoadSummary{});
   }
 
-  std::vector<std::string> trigger_hosts;
-  for (const auto& list : options->trigger_hosts) {
-    for (auto& host : emulator::SplitList(list)) trigger_hosts.push_back(std::move(host));
-  }
-  emulator::TriggerTargets trigger_targets(trigger_hosts);
+  emulator::TriggerTargets trigger_targets(options->trigger_hosts);
   server::TriggerTransport transport(trigger_targets);
   auto triggers = std::make_unique<emulator::TriggerManager>(
       **db, transport, [](const std::string& line) { std::cout << line << std::endl; },

@@ -30,6 +30,8 @@ TEST(TriggerTargetsTest, ListedHostsAndAStar) {
   EXPECT_TRUE(targets.Listed("LAMBDA"));
   EXPECT_FALSE(targets.Listed("localhost"));
   EXPECT_FALSE(TriggerTargets({"*"}).Refusal("http://anywhere.example/").has_value());
+  // Each entry is a list, as --trigger-hosts takes it.
+  EXPECT_TRUE(TriggerTargets({"a.test, b.test"}).Listed("b.test"));
 }
 
 }  // namespace
