@@ -33,6 +33,7 @@
 #include "server/http_server.h"
 #include "server/options.h"
 #include "server/signature_verifier.h"
+#include "server/startup_memory.h"
 #include "server/trigger_transport.h"
 
 namespace {
@@ -281,6 +282,7 @@ int main(int argc, char** argv) {
               << " ms" << std::endl;
   }
 
+  server::ReleaseStartupMemory();
   std::thread signal_waiter([&] {
     int sig = 0;
     sigwait(&signals, &sig);
