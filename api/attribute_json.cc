@@ -14,12 +14,24 @@ using engine::AttributeValue;
 constexpr std::array<std::string_view, 10> kTypeKeys = {"S", "N",    "B",  "BOOL", "NULL",
                                                         "M", "L", "SS", "NS",   "BS"};
 
+constexpr std::string_view kInvalidParameters = "One or more parameter values were invalid: ";
+
 ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters(detail); }
+
+// A bad value both of DynamoDB's layers word alike (api/value_layers.h).
+ApiError InvalidValue(std::string message) { return ApiError::InvalidValue(message, message); }
+
+// Number text that `current` (the current layer's reading) refused.
+ApiError BadNumber(std::string_view text, const engine::Status& current) {
+  auto older = engine::Number::Parse(text, engine::Number::Reading::kBigDecimal);
+  return ApiError::InvalidValue(current.message(),
+                                older.ok() ? current.message() : older.status().message());
+}
 
 ApiResult<engine::Number> ParseNumber(const rapidjson::Value& json) {
   if (!json.IsString()) return WrongType(json, "String");
   auto number = engine::Number::Parse(View(json));
-  if (!number.ok()) return number.status();
+  if (!number.ok()) return BadNumber(View(json), number.status());
   return std::move(number).value();
 }
 
@@ -37,10 +49,43 @@ ApiResult<std::string> ParseBinary(const rapidjson::Value& json) {
   return std::move(*bytes);
 }
 
-std::string EchoList(const std::vector<std::string>& values) {
+std::string EchoList(const std::vector<std::string>& values, std::string_view separator,
+                     bool quoted) {
   std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i];
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += separator;
+    out += quoted ? "\"" + values[i] + "\"" : values[i];
+  }
   return out + "]";
+}
+
+// A set's duplicate member, in both layers' words. The current layer lists
+// the members in byte order up to the first repeat, then the repeat, then
+// the rest as sent, quoted; the older one lists them as sent. Neither names
+// a number set's members. `echo` is the members as sent, `members` what
+// they are (decoded bytes for BS), `repeat` the first repeat's index.
+ApiError DuplicateMembers(std::string_view type, const std::vector<std::string>& echo,
+                          const std::vector<std::string>& members, size_t repeat) {
+  const std::string invalid(kInvalidParameters);
+  if (type == "NS") {
+    return ApiError::InvalidValue(invalid + "Input collection contains duplicates.",
+                                  "Input collection contains duplicates");
+  }
+  std::vector<size_t> order(repeat);
+  for (size_t i = 0; i < repeat; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return members[a] < members[b]; });
+  std::vector<std::string> current;
+  for (size_t i : order) current.push_back(echo[i]);
+  current.insert(current.end(), echo.begin() + static_cast<std::ptrdiff_t>(repeat), echo.end());
+  if (type == "BS") {
+    return ApiError::InvalidValue(
+        invalid + "Input collection " + EchoList(current, ",", true) + "of type BS contains duplicates.",
+        invalid + "Input collection " + EchoList(echo, ", ", false) + "of type BS contains duplicates.");
+  }
+  return ApiError::InvalidValue(
+      invalid + "Input collection " + EchoList(current, ", ", true) + " contains duplicates.",
+      invalid + "Input collection " + EchoList(echo, ", ", false) + " contains duplicates.");
 }
 
 // Parses the members of a set; `parse` turns one JSON string into T and
@@ -50,8 +95,9 @@ ApiResult<std::vector<T>> ParseSet(const rapidjson::Value& json, std::string_vie
                                    Parse parse, Identity identity) {
   if (!json.IsArray()) return ApiError::Serialization("Unexpected field type");
   if (json.Empty()) {
-    if (type == "BS") return Invalid("Binary sets should not be empty");
-    return Invalid(std::string(type == "SS" ? "An string" : "An number") + " set  may not be empty");
+    if (type == "BS") return InvalidValue(std::string(kInvalidParameters) + "Binary sets should not be empty");
+    return InvalidValue(std::string(kInvalidParameters) +
+                        (type == "SS" ? "An string" : "An number") + " set  may not be empty");
   }
   std::vector<T> values;
   std::vector<std::string> echo;
@@ -62,18 +108,11 @@ ApiResult<std::vector<T>> ParseSet(const rapidjson::Value& json, std::string_vie
     values.push_back(std::move(value).value());
   }
   std::unordered_set<std::string_view> seen;
-  for (const T& value : values) {
-    if (seen.insert(identity(value)).second) continue;
-    if (type == "NS") return Invalid("Input collection contains duplicates");
-    if (type == "BS") {
-      return Invalid("Input collection " + EchoList(echo) + "of type BS contains duplicates.");
-    }
-    // DynamoDB's current rendering of a string set: its members sorted and
-    // each quoted, ["a", "a"] (captured); its older one was [a, a].
-    std::vector<std::string> quoted = echo;
-    std::sort(quoted.begin(), quoted.end());
-    for (auto& member : quoted) member = "\"" + member + "\"";
-    return Invalid("Input collection " + EchoList(quoted) + " contains duplicates.");
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (seen.insert(identity(values[i])).second) continue;
+    std::vector<std::string> members;
+    for (const T& value : values) members.emplace_back(identity(value));
+    return DuplicateMembers(type, echo, members, i);
   }
   return values;
 }
@@ -105,7 +144,10 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
   }
   if (type == "NULL") {
     if (!json.IsBool()) return WrongType(json, "Boolean");
-    if (!json.GetBool()) return Invalid("Null attribute value types must have the value of true");
+    if (!json.GetBool()) {
+      return InvalidValue(std::string(kInvalidParameters) +
+                          "Null attribute value types must have the value of true");
+    }
     return AttributeValue(engine::Null{});
   }
   if (type == "M" || type == "L") {
@@ -133,9 +175,9 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
       if (member.IsObject() && member.MemberCount() == 1 && member.MemberBegin()->value.IsString() &&
           View(member.MemberBegin()->name) == "N") {
         auto& element = list.emplace_back(engine::Number());
-        engine::Status parsed = engine::Number::ParseInto(View(member.MemberBegin()->value),
-                                                          &element.as<engine::Number>());
-        if (!parsed.ok()) return parsed;
+        std::string_view text = View(member.MemberBegin()->value);
+        engine::Status parsed = engine::Number::ParseInto(text, &element.as<engine::Number>());
+        if (!parsed.ok()) return BadNumber(text, parsed);
         continue;
       }
       auto value = ParseAttributeValue(member, depth + 1);
@@ -159,10 +201,22 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
   return AttributeValue(engine::BinarySet{std::move(values).value()});
 }
 
+// A set's members, sorted as DynamoDB Local reads them back (and suites
+// written against it expect): strings and binaries by their bytes, numbers by
+// value. Sets keep the order they were written in; sorting here covers every
+// answer, whatever wrote the set and whenever.
 template <class Strings, class Text>
-void WriteStrings(JsonWriter& w, const Strings& values, Text text) {
+void WriteSet(JsonWriter& w, const Strings& values, Text text) {
   w.StartArray();
-  for (const auto& v : values) WriteString(w, text(v));
+  if (std::is_sorted(values.begin(), values.end())) {
+    for (const auto& v : values) WriteString(w, text(v));
+  } else {
+    std::vector<const typename Strings::value_type*> sorted;
+    sorted.reserve(values.size());
+    for (const auto& v : values) sorted.push_back(&v);
+    std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return *a < *b; });
+    for (const auto* v : sorted) WriteString(w, text(*v));
+  }
   w.EndArray();
 }
 
@@ -182,11 +236,11 @@ ApiResult<AttributeValue> ParseAttributeValue(const rapidjson::Value& json, int 
     type = key;
   }
   if (count == 0) {
-    return ApiError::Validation(
+    return InvalidValue(
         "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
   }
   if (count > 1) {
-    return ApiError::Validation(
+    return InvalidValue(
         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of "
         "the supported datatypes");
   }
@@ -247,14 +301,14 @@ void WriteAttributeValue(JsonWriter& w, const AttributeValue& value) {
       w.EndArray();
       break;
     case engine::AttributeType::kSS:
-      WriteStrings(w, value.as<engine::StringSet>().values, same);
+      WriteSet(w, value.as<engine::StringSet>().values, same);
       break;
     case engine::AttributeType::kNS:
-      WriteStrings(w, value.as<engine::NumberSet>().values,
+      WriteSet(w, value.as<engine::NumberSet>().values,
                    [](const engine::Number& n) -> std::string_view { return n.ToString(); });
       break;
     case engine::AttributeType::kBS:
-      WriteStrings(w, value.as<engine::BinarySet>().values, b64);
+      WriteSet(w, value.as<engine::BinarySet>().values, b64);
       break;
   }
   w.EndObject();

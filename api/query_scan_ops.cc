@@ -224,7 +224,7 @@ ApiResult<bool> CheckFilterAvoidsKeys(const ReadRequest& request, const Target& 
 
 // Select with its defaults and DynamoDB's checks; decides whether an LSI
 // read must fetch the table's items. Returns the effective Select.
-ApiResult<std::string> ResolveSelect(const ReadRequest& request, const Target& target,
+ApiResult<std::string> ResolveSelect(const ReadRequest& request, ReadOp op, const Target& target,
                                      bool* fetch_table_items) {
   const auto& projection = request.expressions.projection;
   std::string select = request.select ? std::string(*request.select)
@@ -276,7 +276,9 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, const Target& t
     return ApiError::Validation("One or more parameter values were invalid: Global secondary index " +
                                 index->name + " does not project [" + missing + "]");
   }
-  if (std::string missing = unprojected(filtered); !missing.empty()) {
+  // Only a Query refuses a filter on what a GSI leaves out; a Scan filters
+  // the projected entries, where those attributes are simply absent.
+  if (std::string missing = unprojected(filtered); op == ReadOp::kQuery && !missing.empty()) {
     return ApiError::Validation("One or more parameter values were invalid: Secondary index " +
                                 index->name + " does not project one or more filter attributes: [" +
                                 missing + "]");
@@ -364,7 +366,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   }
   auto filter_ok = CheckFilterAvoidsKeys(*parsed, *target);
   if (!filter_ok.ok()) return filter_ok.take_error();
-  auto select = ResolveSelect(*parsed, *target, &query.fetch_table_items);
+  auto select = ResolveSelect(*parsed, ReadOp::kQuery, *target, &query.fetch_table_items);
   if (!select.ok()) return select.take_error();
   query.index_name = parsed->index_name;
   query.forward = parsed->forward;
@@ -386,7 +388,7 @@ ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
     if (!valid.ok()) return valid.take_error();
   }
   engine::ScanRequest scan;
-  auto select = ResolveSelect(*parsed, *target, &scan.fetch_table_items);
+  auto select = ResolveSelect(*parsed, ReadOp::kScan, *target, &scan.fetch_table_items);
   if (!select.ok()) return select.take_error();
   scan.index_name = parsed->index_name;
   scan.segment = parsed->segment;

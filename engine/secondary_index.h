@@ -59,7 +59,8 @@ Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const 
 bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name);
 
 // Index key attributes present in `item` must have their declared type and,
-// for S and B, not be empty, and keep within the key size limits.
+// for S and B, not be empty; an LSI's must keep within the key size limits
+// (a GSI leaves an item with oversized keys out instead).
 // kInvalidArgument with DynamoDB's message; when
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
