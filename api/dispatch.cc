@@ -10,6 +10,7 @@
 #include "api/item_capture.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/value_layers.h"
 
 namespace ddb::api {
 namespace {
@@ -106,7 +107,7 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
   }
   Context context{db, caller, &captured};
   auto result = handler(context, doc);
-  if (!result.ok()) return ErrorResponse(result.error());
+  if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
   return {200, std::move(result).value()};
 }
 

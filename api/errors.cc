@@ -13,7 +13,7 @@ constexpr std::string_view kCoralService = "com.amazon.coral.service#";
 
 ApiError Make(std::string_view prefix, std::string_view name, std::string message,
               int http_status = 400) {
-  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}, {}};
+  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}, {}, {}};
 }
 
 constexpr std::string_view kValidationException = "ValidationException";
@@ -54,6 +54,13 @@ std::string_view ApiError::short_type() const {
 ApiError ApiError::Validation(std::string message) {
   return Make("com.amazon.coral.validate#", kValidationException, std::move(message));
 }
+
+ApiError ApiError::InvalidValue(std::string current, std::string older) {
+  ApiError error = Validation(std::move(current));
+  error.value_wording = ValueWording{std::move(older), {}};
+  return error;
+}
+
 ApiError ApiError::InvalidParameters(const std::string& detail) {
   return Validation("One or more parameter values were invalid: " + detail);
 }

@@ -58,10 +58,22 @@ struct ApiError {
   std::vector<CancellationReason> cancellation_reasons;  // TransactionCanceled only
   std::vector<ThrottlingReason> throttling_reasons;      // throttling errors only
 
+  // A bad attribute value, which DynamoDB words by the layer that checks it
+  // (api/value_layers.h): `message` is the current layer's text, bare, and
+  // this the rest, until the operation's layer decides the message.
+  struct ValueWording {
+    std::string older;        // the older layer's text
+    std::string placeholder;  // the ExpressionAttributeValues key it came from, if any
+  };
+  std::optional<ValueWording> value_wording;
+
   // The short name after '#', e.g. "ValidationException".
   std::string_view short_type() const;
 
   static ApiError Validation(std::string message);
+  // A ValidationException for a bad attribute value, in the current layer's
+  // and the older layer's words (the same text when they agree).
+  static ApiError InvalidValue(std::string current, std::string older);
   // A ValidationException reading "One or more parameter values were
   // invalid: <detail>", DynamoDB's form for schema-level problems.
   static ApiError InvalidParameters(const std::string& detail);

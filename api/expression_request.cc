@@ -102,10 +102,11 @@ ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
          const rapidjson::Value& json_value) -> ApiResult<engine::AttributeValue> {
         auto value = ParseAttributeValue(json_value);
         if (value.ok()) return value;
+        // The operation's layer decides whether the placeholder is named
+        // (api/value_layers.h).
         ApiError error = value.take_error();
-        if (!IsValidation(error.short_type()) || error.message == kNestingTooDeep) return error;
-        return ApiError::Validation("ExpressionAttributeValues contains invalid value: " +
-                                    error.message + " for key " + std::string(key));
+        if (error.value_wording) error.value_wording->placeholder = std::string(key);
+        return error;
       });
 }
 

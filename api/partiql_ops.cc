@@ -9,6 +9,7 @@
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/partiql_statement.h"
+#include "api/value_layers.h"
 #include "engine/key_validation.h"
 
 namespace ddb::api {
@@ -177,11 +178,13 @@ ApiResult<const rapidjson::Value*> ReadStatementList(const rapidjson::Value& req
 // DynamoDB names the statement of a transaction that fails validation.
 ApiError InStatement(size_t index, ApiError error) {
   if (!IsValidation(error.short_type())) return error;
+  error = InLayerOf("ExecuteTransaction", std::move(error));
   return ApiError::Validation("Validation failed in TransactStatements[" + std::to_string(index) +
                               "]: " + error.message);
 }
 
-void WriteBatchError(JsonWriter& w, const ApiError& error) {
+void WriteBatchError(JsonWriter& w, const ApiError& in_any_layer) {
+  ApiError error = InLayerOf("BatchExecuteStatement", in_any_layer);
   w.Key("Error");
   w.StartObject();
   w.Key("Code");

@@ -29,7 +29,7 @@ using engine::Item;
 // DynamoDB reads a parameter's numbers with, reads it); range and digit
 // limits are checked later, in document order with the rest.
 bool Convertible(std::string_view text) {
-  auto number = engine::Number::Parse(text);
+  auto number = engine::Number::Parse(text, engine::Number::Reading::kBigDecimal);
   return number.ok() || !number.status().message().starts_with(engine::Number::kNotANumberMessage);
 }
 

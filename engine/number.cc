@@ -17,15 +17,15 @@ constexpr uint8_t kTagPositive = 0x03;
 constexpr uint8_t kTerminator = 0x00;
 constexpr uint8_t kMaxPairByte = 100;  // pair "99" is 99 + 1
 
-// Exponent text is accumulated up to this value and then saturates: far past
-// the range check, and exponent * 10 + 9 still fits in int64_t.
-constexpr int64_t kExponentSaturation = 1'000'000'000'000'000;
+// Exponent magnitudes past this are far outside the range whatever the
+// mantissa; range arithmetic uses the exponent clamped to it.
+constexpr int64_t kExponentClamp = 1'000'000'000'000'000;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-Status NotANumber(std::string_view text) {
+Status NotANumber(std::string_view text, Number::Reading reading) {
   std::string message(Number::kNotANumberMessage);
-  if (!text.empty()) {
+  if (!text.empty() || reading == Number::Reading::kCurrent) {
     message += ": ";
     message.append(text);
   }
@@ -107,9 +107,9 @@ Number Number::FromInt64(int64_t value) {
   return Number(value < 0, digits, exponent);
 }
 
-Result<Number> Number::Parse(std::string_view text) {
+Result<Number> Number::Parse(std::string_view text, Reading reading) {
   Number number;
-  DDB_RETURN_IF_ERROR(ParseInto(text, &number));
+  DDB_RETURN_IF_ERROR(ParseInto(text, &number, reading));
   return number;
 }
 
@@ -170,7 +170,7 @@ bool Number::TryAdoptPlain(std::string_view text, Number* out) {
   return true;
 }
 
-Status Number::ParseInto(std::string_view text, Number* out) {
+Status Number::ParseInto(std::string_view text, Number* out, Reading reading) {
   if (TryAdoptPlain(text, out)) return Status::Ok();
   const size_t n = text.size();
   size_t i = 0;
@@ -203,49 +203,67 @@ Status Number::ParseInto(std::string_view text, Number* out) {
     scan_digits();
   }
   const int64_t digit_count = index;
-  if (digit_count == 0) return NotANumber(text);
+  if (digit_count == 0) return NotANumber(text, reading);
   const size_t mantissa_end = i;
 
-  // Exponent.
+  // Exponent: its magnitude in full while it fits 64 bits (`exponent_fits`),
+  // clamped for the range arithmetic.
   int64_t exponent = 0;
+  bool exponent_fits = true;
   const bool has_exponent = i < n;
   if (has_exponent) {
-    if (text[i] != 'e' && text[i] != 'E') return NotANumber(text);
+    if (text[i] != 'e' && text[i] != 'E') return NotANumber(text, reading);
     ++i;
     bool exponent_negative = false;
     if (i < n && (text[i] == '+' || text[i] == '-')) {
       exponent_negative = text[i] == '-';
       ++i;
     }
-    if (i == n) return NotANumber(text);
+    if (i == n) return NotANumber(text, reading);
+    uint64_t magnitude = 0;
+    const uint64_t limit = exponent_negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
     for (; i < n; ++i) {
-      if (!IsDigit(text[i])) return NotANumber(text);
-      if (exponent < kExponentSaturation) exponent = exponent * 10 + (text[i] - '0');
+      if (!IsDigit(text[i])) return NotANumber(text, reading);
+      const uint64_t digit = static_cast<uint64_t>(text[i] - '0');
+      if (exponent_fits && magnitude > (limit - digit) / 10) exponent_fits = false;
+      if (exponent_fits) magnitude = magnitude * 10 + digit;
     }
+    exponent = static_cast<int64_t>(std::min<uint64_t>(magnitude, kExponentClamp));
     if (exponent_negative) exponent = -exponent;
   }
-
-  // DynamoDB reads number text as a Java BigDecimal does: an exponent or a
-  // scale beyond 32 bits is no number at all, and a zero keeps the exponent
-  // its text gives it (0e126 is out of range, as 1e126 is). Inferred from
-  // BigDecimal's rules, not captured.
-  constexpr int64_t kIntMax = 2147483647, kIntMin = -2147483648LL;
   const int64_t fraction_digits = digit_count - integer_digits;
-  if (exponent > kIntMax || exponent < kIntMin || fraction_digits - exponent > kIntMax ||
-      fraction_digits - exponent < kIntMin) {
-    return NotANumber(text);
+
+  // The magnitude: the place value of the first non-zero digit
+  // (`adjusted`), or a zero's written exponent, range-checked.
+  int64_t adjusted = 0;
+  if (reading == Reading::kCurrent) {
+    if (!exponent_fits) return NotANumber(text, reading);
+    adjusted = first_nonzero < 0 ? exponent - fraction_digits
+                                 : integer_digits - 1 - first_nonzero + exponent;
+  } else {
+    // BigDecimal: exponent and scale (fraction digits - exponent) are ints;
+    // precision - scale is int arithmetic, which wraps.
+    constexpr int64_t kIntMax = 2147483647, kIntMin = -2147483648LL;
+    if (!exponent_fits || exponent > kIntMax || exponent < kIntMin ||
+        fraction_digits - exponent > kIntMax || fraction_digits - exponent < kIntMin) {
+      return NotANumber(text, reading);
+    }
+    const int64_t scale = fraction_digits - exponent;
+    if (first_nonzero < 0) {
+      adjusted = -scale;
+    } else {
+      const int64_t precision = digit_count - first_nonzero;
+      adjusted = static_cast<int64_t>(static_cast<int32_t>(
+                     static_cast<uint32_t>(static_cast<uint64_t>(precision - scale)))) -
+                 1;
+    }
   }
+  if (adjusted > kMaxExponent) return Overflow();
+  if (adjusted < kMinExponent) return Underflow();
   if (first_nonzero < 0) {
-    const int64_t zero_exponent = exponent - fraction_digits;
-    if (zero_exponent > kMaxExponent) return Overflow();
-    if (zero_exponent < kMinExponent) return Underflow();
     *out = Zero();
     return Status::Ok();
   }
-  // The first non-zero digit has place value 10^(integer_digits - 1 - index).
-  const int64_t adjusted = integer_digits - 1 - first_nonzero + exponent;
-  if (adjusted > kMaxExponent) return Overflow();
-  if (adjusted < kMinExponent) return Underflow();
   const int64_t significant = last_nonzero - first_nonzero + 1;
   if (significant > kMaxSignificantDigits) return TooManyDigits();
 

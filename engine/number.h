@@ -31,16 +31,10 @@ class Number {
   static constexpr int kMaxExponent = 125;   // 9.99...E+125
   static constexpr int kMinExponent = -130;  // 1E-130
 
-  // DynamoDB's ValidationException texts. Real DynamoDB answers text it cannot
-  // read as a number with "The parameter cannot be converted to a numeric
-  // value: <text>" (no ": <text>" when the text is empty). Sources: production
-  // error logs in jovotech/jovo-framework#197 and
-  // internetarchive/internet-archive-voice-apps#225 ("...numeric value: NaN"),
-  // dynalite's validations/index.js and tests (written against live DynamoDB),
-  // and scylladb test/alternator/test_number.py::test_invalid_numbers (run
-  // against AWS; matches "numeric"). "A value provided cannot be converted into
-  // a number" is DynamoDB Local's wording (guregu/dynamo#164), not the
-  // service's.
+  // DynamoDB's ValidationException texts: "The parameter cannot be converted
+  // to a numeric value: <text>" for text that is no number (captured in four
+  // regions, 2026-10; "A value provided cannot be converted into a number" is
+  // DynamoDB Local's wording, not the service's).
   static constexpr std::string_view kNotANumberMessage =
       "The parameter cannot be converted to a numeric value";
   static constexpr std::string_view kTooManyDigitsMessage =
@@ -55,22 +49,33 @@ class Number {
   // Zero.
   Number();
 
+  // DynamoDB reads numbers in two layers, which accept the same numbers but
+  // word refusals differently; the operation decides which one checks its
+  // values (api/value_layers.h). Captured in four regions, 2026-10.
+  //   kCurrent     the exponent is read in full as a 64-bit integer and
+  //                range-checked ("1e2147483648" overflows); beyond 64 bits
+  //                the text is not a number. "" is "...numeric value: ".
+  //   kBigDecimal  as Java's BigDecimal reads text: an exponent or a scale
+  //                beyond 32 bits is not a number, the magnitude is counted
+  //                in 32-bit arithmetic that wraps ("1e2147483647" is an
+  //                underflow), and "" is "...numeric value" without a colon.
+  enum class Reading { kCurrent, kBigDecimal };
+
   // Parses DynamoDB number text: an optional sign (+ or -), digits with at
   // most one optional '.', and at least one digit, then optionally e or E, an
   // optional sign and at least one digit. Nothing else, whitespace included.
   // Returns the number, or Status::InvalidArgument with, in this order of
-  // precedence: kNotANumberMessage (": <text>" appended when text is not
-  // empty) for text of another shape ("", ".", "1e", "0x10", "NaN", " 1");
-  // kOverflowMessage for a magnitude above the range; kUnderflowMessage for a
-  // non-zero magnitude below 1E-130; kTooManyDigitsMessage for more than 38
-  // significant digits. As Java's BigDecimal reads text (DynamoDB's reading,
-  // inferred): an exponent outside 32 bits ("1e99999999999") is not a number,
-  // and a zero's exponent counts ("0e126" overflows, "0.0e-130" underflows;
-  // "-0.0" is zero).
-  static Result<Number> Parse(std::string_view text);
+  // precedence: kNotANumberMessage and ": <text>" for text of another shape
+  // ("", ".", "1e", "0x10", "NaN", " 1"); kOverflowMessage for a magnitude
+  // above the range; kUnderflowMessage for a non-zero magnitude below
+  // 1E-130; kTooManyDigitsMessage for more than 38 significant digits. A
+  // zero's exponent counts ("0e126" overflows, "0.0e-130" underflows; "-0.0"
+  // is zero). `reading` changes only the texts of refusals (above).
+  static Result<Number> Parse(std::string_view text, Reading reading = Reading::kCurrent);
   // Parse, into *out (unchanged on error): for builders of long lists of
   // numbers, which would otherwise move each parsed Number twice.
-  static Status ParseInto(std::string_view text, Number* out);
+  static Status ParseInto(std::string_view text, Number* out,
+                          Reading reading = Reading::kCurrent);
 
   // Returns zero.
   static Number Zero();

@@ -178,7 +178,8 @@ std::optional<AttributeValue> LiteralReader::ReadAt(TokenCursor& tokens, int dep
 std::optional<AttributeValue> LiteralReader::ReadNumber(const Token& token, bool negative,
                                                         const std::string& path) {
   if (!Convertible(token.value)) return Fail(Malformed(""));
-  auto number = Number::Parse(negative ? "-" + token.value : token.value);
+  auto number =
+      Number::Parse(negative ? "-" + token.value : token.value, Number::Reading::kBigDecimal);
   if (!number.ok()) {
     return Fail(Status::InvalidArgument(number.status().message() + " under " + path));
   }

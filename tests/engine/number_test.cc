@@ -22,8 +22,9 @@ Number N(std::string_view text) {
 
 std::string Canonical(std::string_view text) { return N(text).ToString(); }
 
-void ExpectParseError(std::string_view text, std::string_view message) {
-  Result<Number> parsed = Number::Parse(text);
+void ExpectParseError(std::string_view text, std::string_view message,
+                      Number::Reading reading = Number::Reading::kCurrent) {
+  Result<Number> parsed = Number::Parse(text, reading);
   ASSERT_FALSE(parsed.ok()) << "Parse(\"" << text << "\") = " << parsed->ToString();
   EXPECT_EQ(parsed.status().code(), Status::Code::kInvalidArgument) << text;
   EXPECT_EQ(parsed.status().message(), message) << text;
@@ -217,8 +218,10 @@ TEST(NumberTest, MalformedTextIsRejectedWithDynamoMessage) {
   }
 }
 
-TEST(NumberTest, EmptyTextIsRejectedWithoutSuffix) {
-  ExpectParseError("", "The parameter cannot be converted to a numeric value");
+TEST(NumberTest, EmptyTextKeepsTheColonOnlyInTheCurrentReading) {
+  ExpectParseError("", "The parameter cannot be converted to a numeric value: ");
+  ExpectParseError("", "The parameter cannot be converted to a numeric value",
+                   Number::Reading::kBigDecimal);
 }
 
 TEST(NumberTest, ThirtyEightSignificantDigitsAreAccepted) {
@@ -295,23 +298,54 @@ TEST(NumberTest, ZerosKeepTheExponentTheirTextGives) {
   ExpectParseError("0.0e-130", std::string(Number::kUnderflowMessage));
 }
 
-TEST(NumberTest, ExponentsBeyondThirtyTwoBitsAreNoNumbers) {
+TEST(NumberTest, TheCurrentReadingRangeChecksExponentsThatFitSixtyFourBits) {
   const std::string overflow(Number::kOverflowMessage);
   const std::string underflow(Number::kUnderflowMessage);
   const std::string nan(Number::kNotANumberMessage);
-  ExpectParseError("1e2147483647", overflow);
-  ExpectParseError("1e-2147483647", underflow);
-  // Its scale, 2147483648, is beyond 32 bits.
-  ExpectParseError("1e-2147483648", nan + ": 1e-2147483648");
+  for (const char* text : {"1e2147483647", "1e2147483648", "1e99999999999", "-1e99999999999",
+                           "1e9223372036854775807", "0e126"}) {
+    ExpectParseError(text, overflow);
+  }
+  for (const char* text : {"1e-2147483647", "1e-2147483648", "1e-99999999999", "1e-131",
+                           "1e-9223372036854775808", "0.0e-130"}) {
+    ExpectParseError(text, underflow);
+  }
   for (const std::string& text :
-       {std::string("1e999999999999"), std::string("-1e2147483648"),
-        std::string("1e99999999999999999999999999999999999999"), std::string("1e-999999999999"),
-        std::string("-1e-4294967296"), std::string("0e99999999999999999999"),
+       {std::string("1e9223372036854775808"), std::string("1e-9223372036854775809"),
+        std::string("0e99999999999999999999"),
         std::string("1e-99999999999999999999999999999999999999")}) {
     ExpectParseError(text, nan + ": " + text);
   }
   // A long mantissa can bring a large exponent back into range.
   EXPECT_EQ(Canonical("0." + std::string(200, '0') + "1e300"), "1" + std::string(99, '0'));
+}
+
+TEST(NumberTest, TheBigDecimalReadingRefusesWideExponentsAndWrapsTheMagnitude) {
+  constexpr auto kOlder = Number::Reading::kBigDecimal;
+  const std::string overflow(Number::kOverflowMessage);
+  const std::string underflow(Number::kUnderflowMessage);
+  const std::string nan(Number::kNotANumberMessage);
+  ExpectParseError("1e126", overflow, kOlder);
+  ExpectParseError("1e2147483646", overflow, kOlder);
+  // precision - scale = 1 + 2147483647 wraps to a negative int.
+  ExpectParseError("1e2147483647", underflow, kOlder);
+  ExpectParseError("10e2147483646", underflow, kOlder);
+  ExpectParseError("1e-2147483647", underflow, kOlder);
+  // Its scale, 2147483648, is beyond 32 bits.
+  ExpectParseError("1e-2147483648", nan + ": 1e-2147483648", kOlder);
+  for (const std::string& text :
+       {std::string("1e999999999999"), std::string("-1e2147483648"),
+        std::string("1e-999999999999"), std::string("-1e-4294967296"),
+        std::string("0e99999999999999999999")}) {
+    ExpectParseError(text, nan + ": " + text, kOlder);
+  }
+  // The two readings accept the same numbers.
+  for (const char* text : {"1e125", "-9.5e-130", "0e125", "123.45e-3"}) {
+    auto current = Number::Parse(text);
+    auto older = Number::Parse(text, kOlder);
+    ASSERT_TRUE(current.ok() && older.ok()) << text;
+    EXPECT_EQ(current->ToString(), older->ToString());
+  }
 }
 
 TEST(NumberTest, RangeErrorsTakePrecedenceOverDigitCount) {
