@@ -5,6 +5,7 @@
 
 #include "api/attribute_json.h"
 #include "engine/secondary_index.h"
+#include "engine/vector_index.h"
 
 namespace ddb::api {
 namespace {
@@ -43,6 +44,7 @@ void Consumption::Add(const Consumption& other) {
   table_units += other.table_units;
   for (const auto& [name, units] : other.global_indexes) global_indexes[name] += units;
   for (const auto& [name, units] : other.local_indexes) local_indexes[name] += units;
+  for (const auto& [name, bytes] : other.vector_write_bytes) vector_write_bytes[name] += bytes;
 }
 
 double ReadUnits(size_t bytes, bool consistent, bool transactional) {
@@ -60,8 +62,8 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
                              const engine::Item* new_item, bool transactional) {
   Consumption c(schema.name, true);
   c.transactional = transactional;
-  size_t old_size = old_item ? engine::ItemSize(*old_item) : 0;
-  size_t new_size = new_item ? engine::ItemSize(*new_item) : 0;
+  size_t old_size = old_item ? engine::BilledItemSize(schema, *old_item) : 0;
+  size_t new_size = new_item ? engine::BilledItemSize(schema, *new_item) : 0;
   c.table_units = WriteUnits(std::max(old_size, new_size), transactional);
   // Index entries are charged once, also in transactions.
   for (const engine::IndexSchema* index : engine::AllIndexes(schema)) {
@@ -83,6 +85,12 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
     if (units == 0) continue;
     (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
   }
+  for (const engine::VectorIndexSchema& index : schema.vector_indexes) {
+    if (!engine::VectorEntryChanges(schema, index, old_item, new_item)) continue;
+    auto bytes = new_item ? engine::VectorWriteBytes(schema, index, *new_item) : std::nullopt;
+    if (!bytes && old_item) bytes = engine::VectorWriteBytes(schema, index, *old_item);
+    if (bytes) c.vector_write_bytes[index.name] = *bytes;
+  }
   return c;
 }
 
@@ -97,6 +105,13 @@ Consumption ReadConsumption(const engine::TableSchema& schema, const engine::Ind
     (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
   }
   return c;
+}
+
+void WriteVectorSearchCapacity(JsonWriter& w, size_t request_bytes) {
+  w.StartObject();
+  w.Key("VectorSearchRequestBytes");
+  w.Uint64(request_bytes);
+  w.EndObject();
 }
 
 void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& consumption) {
@@ -120,6 +135,18 @@ void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& cons
       for (const auto& [name, units] : *indexes) {
         WriteString(w, name);  // as a key
         WriteUnitsObject(w, units, consumption);
+      }
+      w.EndObject();
+    }
+    if (!consumption.vector_write_bytes.empty()) {
+      w.Key("VectorIndexes");
+      w.StartObject();
+      for (const auto& [name, bytes] : consumption.vector_write_bytes) {
+        WriteString(w, name);  // as a key
+        w.StartObject();
+        w.Key("VectorWriteRequestBytes");
+        w.Uint64(bytes);
+        w.EndObject();
       }
       w.EndObject();
     }

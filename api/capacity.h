@@ -33,6 +33,9 @@ struct Consumption {
   bool transactional = false;  // rendered with the Read/WriteCapacityUnits split
   std::map<std::string, double> global_indexes;
   std::map<std::string, double> local_indexes;
+  // VectorWriteRequestBytes per vector index the write changed, reported
+  // under INDEXES only and never in CapacityUnits (captured 2026-08).
+  std::map<std::string, size_t> vector_write_bytes;
 
   double total() const;
   void Add(const Consumption& other);
@@ -41,7 +44,11 @@ struct Consumption {
 double ReadUnits(size_t bytes, bool consistent, bool transactional = false);
 double WriteUnits(size_t bytes, bool transactional = false);
 
-// The cost of writing `new_item` over `old_item` (either may be null).
+// The cost of writing `new_item` over `old_item` (either may be null): the
+// table's units for the larger item at its billed size (a vector counts 4
+// bytes per dimension), each changed index entry's, and each changed vector
+// index entry's VectorWriteRequestBytes (the new entry's; a removed entry's
+// when the item leaves the index, inferred).
 Consumption WriteConsumption(const engine::TableSchema& schema, const engine::Item* old_item,
                              const engine::Item* new_item, bool transactional = false);
 
@@ -54,6 +61,10 @@ std::string_view CapacityMode(const rapidjson::Value& request);
 
 // Whether ReturnConsumedCapacity asks for anything.
 inline bool WantsCapacity(std::string_view mode) { return mode == "TOTAL" || mode == "INDEXES"; }
+
+// SearchVectors' ConsumedCapacity: {"VectorSearchRequestBytes": n} alone,
+// under TOTAL and INDEXES alike (captured 2026-08).
+void WriteVectorSearchCapacity(JsonWriter& w, size_t request_bytes);
 
 // Writes one ConsumedCapacity object. REQUIRES: WantsCapacity(mode).
 void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& consumption);

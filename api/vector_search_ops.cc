@@ -82,23 +82,7 @@ engine::Item ProjectForVectorIndex(const engine::TableSchema& schema,
                                    const engine::Item& item, bool keep_vector) {
   engine::Item out;
   auto projects = [&](const std::string& name) {
-    if (name == schema.hash_key().name || (schema.range_key() && name == schema.range_key()->name)) {
-      return true;
-    }
-    for (const auto& element : index.search_schema) {
-      if (element.name == name) return true;
-    }
-    switch (index.projection.type) {
-      case engine::ProjectionType::kAll:
-        return true;
-      case engine::ProjectionType::kKeysOnly:
-        return false;
-      case engine::ProjectionType::kInclude:
-        return std::find(index.projection.non_key_attributes.begin(),
-                         index.projection.non_key_attributes.end(),
-                         name) != index.projection.non_key_attributes.end();
-    }
-    return false;
+    return engine::VectorIndexProjects(schema, index, name);
   };
   for (const auto& [name, value] : item) {
     if (name == index.vector_attribute) {
@@ -196,12 +180,15 @@ ApiResult<std::string> SearchVectors(Context& ctx, const rapidjson::Value& reque
     }
     w.EndArray();
     if (WantsCapacity(mode)) {
-      // Read units for the bytes returned, eventually consistent, as a Query on an index.
-      Consumption consumption;
-      consumption.table = table_name;
-      consumption.table_units = ReadUnits(response_bytes, false);
+      // DynamoDB's figure varies between identical searches; ours is the
+      // query vector's bytes and each result's entry as the index holds it
+      // (inferred; only the shape is captured).
+      size_t request_bytes = 4 * static_cast<size_t>(index->dimensions);
+      for (const auto& hit : found->hits) {
+        request_bytes += engine::VectorWriteBytes(schema, *index, hit.item).value_or(0);
+      }
       w.Key("ConsumedCapacity");
-      WriteCapacity(w, mode, consumption);
+      WriteVectorSearchCapacity(w, request_bytes);
     }
   });
 }

@@ -1,5 +1,6 @@
 #include "engine/vector_index.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -237,6 +238,91 @@ int64_t VectorEntrySize(const VectorIndexSchema& index, const Item& item) {
     size += static_cast<int64_t>(ItemSize(one));
   }
   return size;
+}
+
+namespace {
+
+constexpr size_t kMinVectorWriteBytes = 1024;
+
+// Whether `value` is what `index` reads as a vector.
+bool IsIndexedVector(const VectorIndexSchema& index, const AttributeValue& value) {
+  return value.is<List>() && value.as<List>().size() == index.dimensions;
+}
+
+size_t BilledVectorSize(const VectorIndexSchema& index) {
+  return index.vector_attribute.size() + 4 * static_cast<size_t>(index.dimensions);
+}
+
+}  // namespace
+
+bool VectorIndexProjects(const TableSchema& schema, const VectorIndexSchema& index,
+                         std::string_view name) {
+  if (name == schema.hash_key().name || (schema.range_key() && name == schema.range_key()->name)) {
+    return true;
+  }
+  for (const SearchSchemaElement& element : index.search_schema) {
+    if (element.name == name) return true;
+  }
+  const auto& extra = index.projection.non_key_attributes;
+  switch (index.projection.type) {
+    case ProjectionType::kAll:
+      return true;
+    case ProjectionType::kKeysOnly:
+      return false;
+    case ProjectionType::kInclude:
+      return std::find(extra.begin(), extra.end(), name) != extra.end();
+  }
+  return false;
+}
+
+size_t BilledItemSize(const TableSchema& schema, const Item& item) {
+  size_t size = ItemSize(item);
+  for (const VectorIndexSchema& index : schema.vector_indexes) {
+    auto it = item.find(index.vector_attribute);
+    if (it == item.end() || !IsIndexedVector(index, it->second)) continue;
+    // Two indexes may read one attribute: it is billed once.
+    bool counted = false;
+    for (const VectorIndexSchema& other : schema.vector_indexes) {
+      if (&other == &index) break;
+      counted = counted || (other.vector_attribute == index.vector_attribute &&
+                            IsIndexedVector(other, it->second));
+    }
+    if (counted) continue;
+    size = size - (it->first.size() + AttributeSize(it->second)) + BilledVectorSize(index);
+  }
+  return size;
+}
+
+std::optional<size_t> VectorWriteBytes(const TableSchema& schema, const VectorIndexSchema& index,
+                                       const Item& item) {
+  if (!InVectorIndex(index, item)) return std::nullopt;
+  size_t size = 0;
+  for (const auto& [name, value] : item) {
+    if (name == index.vector_attribute) {
+      size += BilledVectorSize(index);
+    } else if (VectorIndexProjects(schema, index, name)) {
+      size += name.size() + AttributeSize(value);
+    }
+  }
+  return std::max(size, kMinVectorWriteBytes);
+}
+
+bool VectorEntryChanges(const TableSchema& schema, const VectorIndexSchema& index, const Item* a,
+                        const Item* b) {
+  const bool in_a = a && InVectorIndex(index, *a);
+  const bool in_b = b && InVectorIndex(index, *b);
+  if (in_a != in_b) return true;
+  if (!in_a) return false;
+  auto held = [&](const Item& item) {
+    Item entry;
+    for (const auto& [name, value] : item) {
+      if (name == index.vector_attribute || VectorIndexProjects(schema, index, name)) {
+        entry.emplace(name, value);
+      }
+    }
+    return entry;
+  };
+  return held(*a) != held(*b);
 }
 
 }  // namespace ddb::engine

@@ -61,6 +61,29 @@ std::string VectorEntryKey(uint64_t table_id, const VectorIndexSchema& index,
 // f32s, its attribute name, and the search schema attributes.
 int64_t VectorEntrySize(const VectorIndexSchema& index, const Item& item);
 
+// Whether `index` holds attribute `name` of its items: the table's key
+// attributes, the search schema attributes and the projected others. (The
+// vector itself is in every entry; a KEYS_ONLY index does not return it.)
+bool VectorIndexProjects(const TableSchema& schema, const VectorIndexSchema& index,
+                         std::string_view name);
+
+// The size DynamoDB bills a write of `item` at (captured 2026-10): ItemSize,
+// except that an attribute a vector index holds as its vector counts its name
+// plus 4 bytes per dimension, whatever digits its numbers have. Reads and the
+// 400 KB limit count the numbers themselves (ItemSize).
+size_t BilledItemSize(const TableSchema& schema, const Item& item);
+
+// VectorWriteRequestBytes for `index`'s entry of `item` (captured 2026-08):
+// the billed size of the entry (its vector, key and projected attributes),
+// at least 1024. nullopt when `item` has no entry in `index`.
+std::optional<size_t> VectorWriteBytes(const TableSchema& schema, const VectorIndexSchema& index,
+                                       const Item& item);
+
+// Whether `index`'s entries of `a` and `b` (either may be null) differ:
+// a write that changes nothing the index holds is no vector write.
+bool VectorEntryChanges(const TableSchema& schema, const VectorIndexSchema& index, const Item* a,
+                        const Item* b);
+
 // A Number's value as a 32-bit float; nullopt outside the f32 range.
 std::optional<float> ToFloat(const Number& number);
 
