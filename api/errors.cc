@@ -13,7 +13,11 @@ constexpr std::string_view kCoralService = "com.amazon.coral.service#";
 
 ApiError Make(std::string_view prefix, std::string_view name, std::string message,
               int http_status = 400) {
-  return ApiError{std::string(prefix) + std::string(name), std::move(message), http_status, {}, {}, {}, {}};
+  ApiError error;
+  error.type = std::string(prefix) + std::string(name);
+  error.message = std::move(message);
+  error.http_status = http_status;
+  return error;
 }
 
 constexpr std::string_view kValidationException = "ValidationException";

@@ -67,6 +67,19 @@ struct ApiError {
   };
   std::optional<ValueWording> value_wording;
 
+  // Request-level checks that some single-item writes answer inside the
+  // `1 validation error detected: ` envelope (captured 2026-10; applied by
+  // api/value_layers.h): kPutAndDelete for expression parameters without an
+  // expression or empty, an empty ConditionExpression, a malformed Expected
+  // entry and DeleteItem's ReturnValues; kItemWrites (Update too) for a
+  // condition's undefined value beside defined ones.
+  enum class Envelope : uint8_t { kNone, kPutAndDelete, kItemWrites };
+  Envelope envelope = Envelope::kNone;
+  ApiError&& EnvelopedIn(Envelope which) && {
+    envelope = which;
+    return std::move(*this);
+  }
+
   // The short name after '#', e.g. "ValidationException".
   std::string_view short_type() const;
 

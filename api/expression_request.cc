@@ -66,7 +66,10 @@ bool ValidPlaceholder(std::string_view key, char sigil) {
 template <class Map, class ReadValue>
 ApiResult<Map> ReadPlaceholders(const rapidjson::Value& json, std::string_view member, char sigil,
                                 ReadValue read_value) {
-  if (json.ObjectEmpty()) return ApiError::Validation(std::string(member) + " must not be empty");
+  if (json.ObjectEmpty()) {
+    return ApiError::Validation(std::string(member) + " must not be empty")
+        .EnvelopedIn(ApiError::Envelope::kPutAndDelete);
+  }
   Map map;
   for (const auto& entry : json.GetObject()) {
     std::string_view key = View(entry.name);
@@ -174,6 +177,20 @@ ApiResult<bool> ReadOne(const std::optional<std::string_view>& text, ParseFn par
   return true;
 }
 
+// Which ConditionExpression errors the item writes envelope: an empty
+// expression (PutItem, DeleteItem) and an undefined value beside defined
+// ones (UpdateItem too).
+ApiError EnvelopeConditionError(ApiError error, std::string_view text,
+                                const rapidjson::Value* values_json) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return std::move(error).EnvelopedIn(ApiError::Envelope::kPutAndDelete);
+  }
+  if (values_json && error.message.find(expr::kUndefinedValue) != std::string::npos) {
+    return std::move(error).EnvelopedIn(ApiError::Envelope::kItemWrites);
+  }
+  return error;
+}
+
 }  // namespace
 
 ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
@@ -199,13 +216,15 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   bool value_expressions = update_text || condition_text || key_text || filter_text || search_text;
   if (!value_expressions && !projection_text && names_json) {
     return ApiError::Validation(
-        "ExpressionAttributeNames can only be specified when using expressions");
+               "ExpressionAttributeNames can only be specified when using expressions")
+        .EnvelopedIn(ApiError::Envelope::kPutAndDelete);
   }
   if (!value_expressions && values_json) {
     // DynamoDB's current text names no expression (the ": ConditionExpression
     // is null" tail of its older one is gone).
     return ApiError::Validation(
-        "ExpressionAttributeValues can only be specified when using expressions");
+               "ExpressionAttributeValues can only be specified when using expressions")
+        .EnvelopedIn(ApiError::Envelope::kPutAndDelete);
   }
   auto legacy = ReadLegacy(r, spec, out);
   if (!legacy.ok()) return legacy.take_error();
@@ -233,6 +252,7 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   if (done.ok()) {
     done = ReadOne(condition_text, condition_parser("ConditionExpression"), placeholders,
                    "ConditionExpression", out.condition);
+    if (!done.ok()) done = EnvelopeConditionError(done.take_error(), *condition_text, values_json);
   }
   if (done.ok()) {
     done = ReadOne(key_text, condition_parser("KeyConditionExpression"), placeholders,

@@ -15,7 +15,10 @@ namespace expr = engine::expr;
 using engine::AttributeType;
 using engine::AttributeValue;
 
-ApiError InvalidLegacy(const std::string& detail) { return ApiError::InvalidParameters(detail); }
+// A malformed legacy condition entry; PutItem and DeleteItem envelope it.
+ApiError InvalidLegacy(const std::string& detail) {
+  return ApiError::InvalidParameters(detail).EnvelopedIn(ApiError::Envelope::kPutAndDelete);
+}
 
 expr::Path TopLevel(std::string_view name) {
   return expr::Path{{expr::PathElement{std::string(name)}}};

@@ -358,6 +358,20 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
   return std::move(reader.result);
 }
 
+namespace {
+
+// Whether `condition` asks whether an attribute exists: a key read with
+// such a test is refused in batches and transactions (captured 2026-10).
+bool TestsExistence(const engine::expr::Condition& condition) {
+  using Kind = engine::expr::Condition::Kind;
+  if (condition.kind == Kind::kFunction) {
+    return condition.function == "attribute_exists" || condition.function == "attribute_not_exists";
+  }
+  return std::any_of(condition.children.begin(), condition.children.end(), TestsExistence);
+}
+
+}  // namespace
+
 ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& select,
                                  std::string_view missing_key) {
   auto schema = FindSchema(ctx, select.source.table);
@@ -370,7 +384,9 @@ ApiResult<KeyedSelect> ReadByKey(Context& ctx, const partiql::SelectStatement& s
     return ApiError::Validation(std::string(missing_key));
   }
   auto split = partiql::SplitKey(*select.where, (*schema)->key);
-  if (!split.ok()) return ApiError::Validation(std::string(missing_key));
+  if (!split.ok() || (split->rest && TestsExistence(*split->rest))) {
+    return ApiError::Validation(std::string(missing_key));
+  }
   return KeyedSelect{std::move(schema).value(), std::move(split->key), &select};
 }
 

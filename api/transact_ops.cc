@@ -21,21 +21,29 @@ using engine::Status;
 
 constexpr size_t kMaxTransactItems = 100;
 
-// The TransactItems array: present, 1 to 100 entries.
-ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& request) {
+// The TransactItems array: present, 1 to 100 entries. For a write, also
+// ClientRequestToken and ReturnItemCollectionMetrics, all reported together
+// in DynamoDB's order (captured in us-east-1, 2026-10): the token,
+// TransactItems, then the enums.
+ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& request,
+                                                     bool write) {
   RequestReader r(request);
   const rapidjson::Value* items = r.Array("TransactItems");
   auto consumed = r.String("ReturnConsumedCapacity");
+  auto token = write ? r.String("ClientRequestToken") : std::nullopt;
+  auto metrics = write ? r.String("ReturnItemCollectionMetrics") : std::nullopt;
   if (r.failed()) return r.error();
   Constraints constraints;
+  if (token) constraints.Length(*token, "clientRequestToken", 1, 36);
   constraints.NotNull(items != nullptr, "transactItems");
-  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   if (items && (items->Empty() || items->Size() > kMaxTransactItems)) {
     // DynamoDB echoes the members in Java's list form; elided here.
     constraints.Violation(items->Empty() ? "'[]'" : "'[...]'", "transactItems",
                           items->Empty() ? "Member must have length greater than or equal to 1"
                                          : "Member must have length less than or equal to 100");
   }
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
   if (!constraints.empty()) return constraints.ToError();
   return items;
 }
@@ -86,20 +94,12 @@ ApiResult<std::vector<TransactAction>> ReadActions(const rapidjson::Value& items
 }  // namespace
 
 ApiResult<std::string> TransactWriteItems(Context& ctx, const rapidjson::Value& request) {
-  auto items = ReadTransactItems(request);
+  auto items = ReadTransactItems(request, true);
   if (!items.ok()) return items.take_error();
   RequestReader r(request);
   auto token = r.String("ClientRequestToken");
   auto metrics = r.String("ReturnItemCollectionMetrics");
   if (r.failed()) return r.error();
-  Constraints metrics_constraint;
-  metrics_constraint.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
-  if (!metrics_constraint.empty()) return metrics_constraint.ToError();
-  if (token) {
-    Constraints constraints;
-    constraints.Length(*token, "clientRequestToken", 1, 36);
-    if (!constraints.empty()) return constraints.ToError();
-  }
   auto actions = ReadActions(**items);
   if (!actions.ok()) return actions.take_error();
 
@@ -153,7 +153,7 @@ ApiResult<std::vector<std::shared_ptr<const engine::TableSchema>>> CheckGets(
 }  // namespace
 
 ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& request) {
-  auto items = ReadTransactItems(request);
+  auto items = ReadTransactItems(request, false);
   if (!items.ok()) return items.take_error();
   auto read = ReadGets(**items);
   if (!read.ok()) return read.take_error();

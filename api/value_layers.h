@@ -17,6 +17,9 @@
 // Operations the captures do not cover (PartiQL, SearchVectors) keep the
 // older layer, whose wrapper they always had.
 //
+// The same dispatch step puts some request-level checks of PutItem and
+// DeleteItem (and one of UpdateItem) in the envelope: ApiError::envelope.
+//
 // Thread safety: a pure function.
 #pragma once
 
@@ -27,8 +30,9 @@
 namespace ddb::api {
 
 // `error` as `operation` answers it: a bad attribute value's error
-// (ApiError::value_wording) worded by the operation's layer; any other error
-// unchanged.
+// (ApiError::value_wording) worded by the operation's layer, a request-level
+// check enveloped where the operation envelopes it (ApiError::envelope); any
+// other error unchanged.
 ApiError InLayerOf(std::string_view operation, ApiError error);
 
 }  // namespace ddb::api

@@ -249,9 +249,8 @@ Status Placeholders::ResolveOperand(Operand& operand, std::string_view parameter
       if (operand.placeholder.empty()) return Status::Ok();  // legacy: value given directly
       auto it = values_.find(operand.placeholder);
       if (it == values_.end()) {
-        return Invalid(parameter,
-                       "An expression attribute value used in expression is not defined; "
-                       "attribute value: " + operand.placeholder);
+        return Invalid(parameter, std::string(kUndefinedValue) + "attribute value: " +
+                                      operand.placeholder);
       }
       used_values_.insert(operand.placeholder);
       operand.value = it->second;

@@ -20,6 +20,10 @@
 
 namespace ddb::engine::expr {
 
+// The start of the error for a value placeholder that is not defined.
+inline constexpr std::string_view kUndefinedValue =
+    "An expression attribute value used in expression is not defined; ";
+
 using AttributeNames = std::map<std::string, std::string, std::less<>>;
 using AttributeValues = std::map<std::string, AttributeValue, std::less<>>;
 

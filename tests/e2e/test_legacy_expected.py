@@ -83,9 +83,17 @@ def test_legacy_put_if_absent(dynamodb, tbl):
 ], ids=["EQ-2", "BETWEEN-1", "NULL-1", "exists-false-value", "exists-true-no-value",
         "value-and-list", "exists-and-operator"])
 def test_legacy_expected_errors(dynamodb, tbl, expected, message):
-    # Malformed Expected entries are ValidationExceptions with DynamoDB's texts.
-    with expect_error(VE, exact("One or more parameter values were invalid: " + message)):
+    # Malformed Expected entries are ValidationExceptions with DynamoDB's
+    # texts; PutItem and DeleteItem answer inside the validation envelope
+    # (captured 2026-10), UpdateItem bare.
+    message = "One or more parameter values were invalid: " + message
+    with expect_error(VE, exact("1 validation error detected: " + message)):
         dynamodb.put_item(TableName=tbl, Item={"pk": {"S": key()}}, Expected=expected)
+    with expect_error(VE, exact("1 validation error detected: " + message)):
+        dynamodb.delete_item(TableName=tbl, Key={"pk": {"S": key()}}, Expected=expected)
+    with expect_error(VE, exact(message)):
+        dynamodb.update_item(TableName=tbl, Key={"pk": {"S": key()}}, Expected=expected,
+                             AttributeUpdates={"b": {"Action": "PUT", "Value": N1}})
 
 
 def test_legacy_between_bounds(dynamodb, tbl):
