@@ -77,6 +77,7 @@ ApiResult<std::string> DeleteItem(Context& ctx, const rapidjson::Value& request)
 ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request) {
   auto parsed = ReadItemRequest(request, ItemOp::kUpdate);
   if (!parsed.ok()) return parsed.take_error();
+  parsed->judges_update_writes = true;
   ConditionCheck check(*parsed);
   std::optional<Item> new_item;  // none when the update wrote nothing
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {

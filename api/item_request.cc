@@ -142,7 +142,8 @@ engine::Result<Item> UpdatedItem(const ItemRequest& request, const Item* current
       return Status::InvalidArgument(std::string(kNestingTooDeep));
     }
   }
-  if (UpdateWritesTooMuch(update, item)) {
+  if (request.judges_update_writes ? UpdateWritesTooMuch(update, item)
+                                    : engine::ItemSize(item) > engine::kMaxItemBytes) {
     return Status::InvalidArgument(std::string(kUpdateTooLarge));
   }
   return item;

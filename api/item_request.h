@@ -41,6 +41,10 @@ struct ItemRequest {
   bool item_collection_metrics = false;  // ReturnItemCollectionMetrics: SIZE
   // PartiQL's DELETE: the condition holds for an absent item (a no-op).
   bool condition_skips_absent_item = false;
+  // UpdateItem's own size rule: the 400 KB limit also holds for what the
+  // update writes plus a cost per action (UpdatedItem). A PartiQL UPDATE and
+  // a transacted Update judge only the finished item (captured 2026-10).
+  bool judges_update_writes = false;
   RequestExpressions expressions;
 };
 

@@ -303,9 +303,11 @@ std::optional<std::pair<std::string, std::string>> IndexSourceOf(std::string_vie
 ApiResult<partiql::Statement> ParseStatementRequest(Context& ctx, const StatementRequest& request) {
   auto parsed = partiql::ParseStatement(request.text, request.parameters);
   if (parsed.ok()) return std::move(parsed).value();
-  // DynamoDB refuses a multi-attribute index before it parses the rest of
-  // the statement (a COUNT(*) on such an index gets the refusal).
-  if (auto source = IndexSourceOf(request.text)) {
+  // DynamoDB refuses a multi-attribute index once the statement is well
+  // formed, before anything else about it (a COUNT(*) on such an index gets
+  // the refusal; a statement that breaks off its own error, captured 2026-10).
+  const bool malformed = parsed.status().message().starts_with(partiql::kMalformed);
+  if (auto source = malformed ? std::nullopt : IndexSourceOf(request.text)) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, source->first);
     const engine::IndexSchema* index =
         schema.ok() ? engine::FindIndex(**schema, source->second) : nullptr;

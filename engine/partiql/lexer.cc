@@ -136,8 +136,7 @@ std::vector<Token> Tokenize(std::string_view statement) {
 }
 
 Status Malformed(std::string_view detail) {
-  return Status::InvalidArgument("Statement wasn't well formed, can't be processed: " +
-                                 std::string(detail));
+  return Status::InvalidArgument(std::string(kMalformed) + std::string(detail));
 }
 
 std::string Position(std::string_view statement, const Token& token) {

@@ -61,6 +61,7 @@ std::vector<Token> Tokenize(std::string_view statement);
 using TokenCursor = expr::TokenCursor<Token, Token::Kind::kIdentifier>;
 
 // "Statement wasn't well formed, can't be processed: <detail>".
+inline constexpr std::string_view kMalformed = "Statement wasn't well formed, can't be processed: ";
 Status Malformed(std::string_view detail);
 
 // Where `token` is in `statement`, as DynamoDB points at tokens in its

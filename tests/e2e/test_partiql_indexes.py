@@ -162,3 +162,14 @@ def test_multi_attribute_index_is_refused(dynamodb, tables):
         execute(dynamodb, f"SELECT COUNT(*) FROM \"{name}\".\"gsi\"")
     with expect_error(VE, "^Unexpected path component"):
         execute(dynamodb, f"SELECT COUNT(*) FROM \"{name}\"")
+    # A statement that is not well formed is answered as such first
+    # (captured 2026-10), as is a parameter that is no number.
+    malformed = "Statement wasn't well formed, can't be processed: "
+    with expect_error(VE, exact(malformed + "Unexpected term")):
+        execute(dynamodb, f"SELECT * FROM \"{name}\".\"gsi\" WHERE")
+    with expect_error(VE, exact(malformed)):
+        execute(dynamodb, f"SELECT * FROM \"{name}\".\"gsi\" WHERE h1 = 1e99999999999")
+    with expect_error(VE, exact("The parameter cannot be converted to a numeric value: "
+                                "1e99999999999")):
+        dynamodb.execute_statement(Statement=f"SELECT * FROM \"{name}\".\"gsi\" WHERE h1 = ?",
+                                   Parameters=[{"N": "1e99999999999"}])

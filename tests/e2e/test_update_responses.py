@@ -149,6 +149,43 @@ def test_update_size_is_judged_on_what_the_update_writes(dynamodb, tbl, items):
         items.update(fits, "SET big = :v", {":v": value[:-1]})
 
 
+def test_partiql_and_transacted_updates_judge_only_the_finished_item(dynamodb, tbl):
+    # UpdateItem's cost per action is its own: a PartiQL UPDATE and a
+    # transacted Update store an item of exactly 400 KB, and refuse a byte
+    # more with the update's text (a cancellation in a transaction).
+    def big(k, extra=0):
+        return "x" * (400 * 1024 - len("pk") - len(k) - len("big") + extra)
+    for surface in ("partiql", "transaction"):
+        k = key()
+        value = big(k)
+        with expect_error(VE, exact(TOO_LARGE_UPDATE)):
+            dynamodb.update_item(TableName=tbl, Key=avs({"pk": k}), UpdateExpression="SET big = :v",
+                                 ExpressionAttributeValues=avs({":v": value}))
+        if surface == "partiql":  # an UPDATE needs the item
+            dynamodb.put_item(TableName=tbl, Item=avs({"pk": k}))
+            dynamodb.execute_statement(
+                Statement="UPDATE \"{}\" SET big = ? WHERE pk = ?".format(tbl),
+                Parameters=[{"S": value}, {"S": k}])
+        else:
+            dynamodb.transact_write_items(TransactItems=[{"Update": {
+                "TableName": tbl, "Key": avs({"pk": k}), "UpdateExpression": "SET big = :v",
+                "ExpressionAttributeValues": avs({":v": value})}}])
+        assert len(dynamodb.get_item(TableName=tbl, Key=avs({"pk": k}))["Item"]["big"]["S"]) == \
+            len(value)
+    k = key()
+    dynamodb.put_item(TableName=tbl, Item=avs({"pk": k}))
+    with expect_error(VE, exact(TOO_LARGE_UPDATE)):
+        dynamodb.execute_statement(Statement="UPDATE \"{}\" SET big = ? WHERE pk = ?".format(tbl),
+                                   Parameters=[{"S": big(k, 1)}, {"S": k}])
+    with expect_error("TransactionCanceledException") as cancelled:
+        dynamodb.transact_write_items(TransactItems=[{"Update": {
+            "TableName": tbl, "Key": avs({"pk": k}), "UpdateExpression": "SET big = :v",
+            "ExpressionAttributeValues": avs({":v": big(k, 1)})}}])
+    reason = cancelled.value.response["CancellationReasons"][0]
+    assert reason == {"Code": "ValidationError", "Message": TOO_LARGE_UPDATE}
+    assert dynamodb.get_item(TableName=tbl, Key=avs({"pk": k}))["Item"] == avs({"pk": k})
+
+
 def test_update_size_is_judged_before_the_condition(items):
     # An update too large is refused as such even when its condition is false.
     k = items.put(a="x" * 300000)
