@@ -1,8 +1,8 @@
 """What reads return where object mappers' suites, run against DynamoDB and
 DynamoDB Local, found localdynamo different: sets read back sorted whatever
-order wrote them, and a Scan of a GSI filtering on attributes the index does
+order wrote them, a Scan of a GSI filtering on attributes the index does
 not project (absent there, so they simply do not match) where a Query is
-refused."""
+refused, and what a Scan of a tiny table costs."""
 
 import pytest
 
@@ -76,3 +76,19 @@ def test_query_of_a_gsi_filtering_unprojected_attributes_is_refused(dynamodb, ke
         dynamodb.query(TableName=keys_only_gsi, IndexName="byG", KeyConditionExpression="g = :g",
                        FilterExpression="colour = :c",
                        ExpressionAttributeValues={":g": {"S": "G"}, ":c": {"S": "red"}})
+
+
+def test_a_whole_scan_of_a_tiny_table_costs_four_units_consistent_and_two_eventual(dynamodb, tables):
+    name = tables()
+    dynamodb.put_item(TableName=name, Item={"pk": {"S": "one"}})
+    consistent = dynamodb.scan(TableName=name, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    eventual = dynamodb.scan(TableName=name, ReturnConsumedCapacity="TOTAL")
+    assert consistent["ConsumedCapacity"]["CapacityUnits"] == 4.0
+    assert eventual["ConsumedCapacity"]["CapacityUnits"] == 2.0
+    # A page that stops early, and a segment, pay for what they read (inferred).
+    dynamodb.put_item(TableName=name, Item={"pk": {"S": "two"}})
+    page = dynamodb.scan(TableName=name, Limit=1, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert "LastEvaluatedKey" in page and page["ConsumedCapacity"]["CapacityUnits"] == 1.0
+    segment = dynamodb.scan(TableName=name, Segment=0, TotalSegments=2,
+                            ReturnConsumedCapacity="TOTAL")
+    assert segment["ConsumedCapacity"]["CapacityUnits"] == 0.5
