@@ -26,6 +26,8 @@ struct Context {
   // The items read straight from the request's text (item_capture.h), when
   // its operation has any.
   CapturedItems* captured_items = nullptr;
+  // The request's text, for the operations whose errors point into it.
+  std::string_view body;
 
   std::string TableArn(std::string_view table) const {
     return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +

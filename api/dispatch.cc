@@ -105,7 +105,7 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
       (!ParseUntrustedJson(body, doc) || !doc.IsObject())) {
     return ErrorResponse(ApiError::Serialization(""));
   }
-  Context context{db, caller, &captured};
+  Context context{db, caller, &captured, body};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
   return {200, std::move(result).value()};

@@ -6,7 +6,9 @@
 // Results leave out the vector attribute unless ProjectionExpression names
 // it (and the index projects it); then it comes back as the index stores
 // it, each component rounded to a 32-bit float.
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "api/attribute_json.h"
 #include "api/capacity.h"
@@ -111,7 +113,51 @@ bool NamesVector(const std::optional<engine::expr::Projection>& projection,
 
 }  // namespace
 
+namespace {
+
+// SearchVectors reads its body with a strict deserialiser before checking any
+// member, and answers in its words, pointing into the text (captured in
+// eu-west-2 and us-east-1, 2026-10): an explicit null for one of its
+// required members is a SerializationException, then a missing TableName a
+// ValidationException, ahead of every other check.
+std::optional<ApiError> CheckStrictShape(std::string_view body, const rapidjson::Value& request) {
+  // "line L column C" of the character at `offset`, counted from 1.
+  auto at = [&](size_t offset) {
+    std::string_view before = body.substr(0, offset);
+    size_t line_start = before.rfind('\n');
+    size_t column = offset + 1 - (line_start == std::string_view::npos ? 0 : line_start + 1);
+    return " at line " + std::to_string(1 + std::count(before.begin(), before.end(), '\n')) +
+           " column " + std::to_string(column);
+  };
+  static constexpr std::pair<std::string_view, std::string_view> kRequired[] = {
+      {"TableName", "a string"}, {"IndexName", "a string"},
+      {"SearchVector", "a sequence"}, {"TopK", "i32"}};
+  std::optional<std::pair<size_t, std::string_view>> first_null;
+  for (auto [name, expected] : kRequired) {
+    auto it = request.FindMember(rapidjson::StringRef(name.data(), name.size()));
+    if (it == request.MemberEnd() || !it->value.IsNull()) continue;
+    // Where the member's null ends: after its quoted name, the colon and null.
+    size_t offset = body.find("\"" + std::string(name) + "\"");
+    if (offset != std::string_view::npos) offset = body.find("null", offset);
+    offset = offset == std::string_view::npos ? body.size() : offset + 3;
+    if (!first_null || offset < first_null->first) first_null.emplace(offset, expected);
+  }
+  if (first_null) {
+    return ApiError::Serialization("invalid type: null, expected " +
+                                   std::string(first_null->second) + at(first_null->first));
+  }
+  if (!request.HasMember("TableName")) {
+    size_t end = body.rfind('}');
+    return ApiError::Validation("missing field `TableName`" +
+                                at(end == std::string_view::npos ? body.size() : end));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 ApiResult<std::string> SearchVectors(Context& ctx, const rapidjson::Value& request) {
+  if (auto error = CheckStrictShape(ctx.body, request)) return *std::move(error);
   RequestReader r(request);
   auto table = r.String("TableName");
   auto index_name = r.String("IndexName");

@@ -5,10 +5,11 @@ the index kept in step by every kind of write.
 Sent as signed JSON requests: Debian's boto3 predates SearchVectors."""
 
 import random
+import re
 
 import pytest
 
-from .e2e_util import expect_error, exact, raw_call
+from .e2e_util import expect_error, exact, raw_call, raw_op
 from .server_util import advance_clock, server_now, sweep
 from .vector_util import (create_vector_table, describe_vector_indexes, expected_ranking,
                           hits, put, search, vec, vector_index)
@@ -225,3 +226,24 @@ def test_search_request_errors(server_url):
         "TableName": table, "IndexName": "vix", "SearchVector": [{"N": "0"}, {"N": "1"}, {"N": "0"}],
         "TopK": 100})
     assert hits(answer) == [("a", 1.0)] and "LastEvaluatedKey" not in answer
+
+
+def test_request_shape_errors_are_the_strict_deserialisers(server_url):
+    # An explicit null for a required member is a SerializationException and
+    # a missing TableName a ValidationException naming the field, ahead of a
+    # too-short IndexName, pointing into the text (captured 2026-10).
+    valid = {"TableName": "vec_shape_absent", "IndexName": "vix", "SearchVector": [{"N": "1"}],
+             "TopK": 1}
+    expected = {"TableName": "a string", "IndexName": "a string", "SearchVector": "a sequence",
+                "TopK": "i32"}
+    for member, kind in expected.items():
+        status, body = raw_op(server_url, "SearchVectors", {**valid, member: None})
+        assert status == 400 and body["__type"].endswith("#SerializationException"), body
+        message = body.get("Message", body.get("message"))
+        assert re.fullmatch(r"invalid type: null, expected %s at line 1 column \d+" % kind,
+                            message), message
+    without_name = {k: v for k, v in valid.items() if k != "TableName"}
+    for request in (without_name, {**without_name, "IndexName": "ab"}):
+        status, body = raw_op(server_url, "SearchVectors", request)
+        assert status == 400 and body["__type"].endswith("#ValidationException"), body
+        assert re.fullmatch(r"missing field `TableName` at line 1 column \d+", body["message"])
