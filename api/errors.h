@@ -11,6 +11,7 @@
 // Thread safety: plain values and pure functions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <string>
