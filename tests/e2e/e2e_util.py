@@ -322,6 +322,13 @@ def exact(message):
     return "^" + re.escape(message) + "$"
 
 
+def refused(message, call, **kwargs):
+    """Calls `call(**kwargs)`, which must fail with a ValidationException
+    whose message is exactly `message`."""
+    with expect_error("ValidationException", exact(message)):
+        call(**kwargs)
+
+
 def av(value):
     """Python value -> DynamoDB JSON attribute value."""
     return _ser.serialize(value)

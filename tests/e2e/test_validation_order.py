@@ -7,9 +7,8 @@ SELECTs PartiQL batches and transactions refuse."""
 
 import pytest
 
-from .e2e_util import exact, expect_error, raw_op
+from .e2e_util import raw_op, refused
 
-VE = "ValidationException"
 ENVELOPE = "1 validation error detected: "
 NESTING = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested "
            "levels beyond supported limit")
@@ -27,11 +26,6 @@ def tbl(tables):
 
 
 KEY = {"pk": {"S": "order"}}
-
-
-def refused(message, call, **kwargs):
-    with expect_error(VE, exact(message)):
-        call(**kwargs)
 
 
 def deep_value(levels=32):

@@ -9,9 +9,8 @@ wrapper. Nothing is written in any case."""
 
 import pytest
 
-from .e2e_util import exact, expect_error
+from .e2e_util import refused
 
-VE = "ValidationException"
 NOT_NUMERIC = "The parameter cannot be converted to a numeric value"
 OVERFLOW = ("Number overflow. Attempting to store a number with magnitude larger than supported "
             "range")
@@ -57,11 +56,6 @@ def tbl(tables):
 
 
 KEY = {"pk": {"S": "layers"}}
-
-
-def refused(message, call, **kwargs):
-    with expect_error(VE, exact(message)):
-        call(**kwargs)
 
 
 @pytest.mark.parametrize("text,message", [
