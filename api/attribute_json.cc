@@ -20,6 +20,9 @@ ApiError Invalid(const std::string& detail) { return ApiError::InvalidParameters
 
 // A bad value both of DynamoDB's layers word alike (api/value_layers.h).
 ApiError InvalidValue(std::string message) { return ApiError::InvalidValue(message, message); }
+ApiError InvalidParameterValue(std::string_view detail) {
+  return InvalidValue(std::string(kInvalidParameters) + std::string(detail));
+}
 
 // Number text that `current` (the current layer's reading) refused.
 ApiError BadNumber(std::string_view text, const engine::Status& current) {
@@ -95,9 +98,9 @@ ApiResult<std::vector<T>> ParseSet(const rapidjson::Value& json, std::string_vie
                                    Parse parse, Identity identity) {
   if (!json.IsArray()) return ApiError::Serialization("Unexpected field type");
   if (json.Empty()) {
-    if (type == "BS") return InvalidValue(std::string(kInvalidParameters) + "Binary sets should not be empty");
-    return InvalidValue(std::string(kInvalidParameters) +
-                        (type == "SS" ? "An string" : "An number") + " set  may not be empty");
+    if (type == "BS") return InvalidParameterValue("Binary sets should not be empty");
+    return InvalidParameterValue(type == "SS" ? "An string set  may not be empty"
+                                              : "An number set  may not be empty");
   }
   std::vector<T> values;
   std::vector<std::string> echo;
@@ -145,8 +148,7 @@ ApiResult<AttributeValue> ParseTyped(std::string_view type, const rapidjson::Val
   if (type == "NULL") {
     if (!json.IsBool()) return WrongType(json, "Boolean");
     if (!json.GetBool()) {
-      return InvalidValue(std::string(kInvalidParameters) +
-                          "Null attribute value types must have the value of true");
+      return InvalidParameterValue("Null attribute value types must have the value of true");
     }
     return AttributeValue(engine::Null{});
   }

@@ -108,6 +108,19 @@ std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexS
   return key;
 }
 
+bool ProjectionHolds(const Projection& projection, std::string_view name) {
+  const auto& extra = projection.non_key_attributes;
+  switch (projection.type) {
+    case ProjectionType::kAll:
+      return true;
+    case ProjectionType::kKeysOnly:
+      return false;
+    case ProjectionType::kInclude:
+      return std::find(extra.begin(), extra.end(), name) != extra.end();
+  }
+  return false;
+}
+
 bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name) {
   if (index.projection.type == ProjectionType::kAll) return true;
   if (name == schema.hash_key().name) return true;
@@ -115,9 +128,7 @@ bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::str
   for (const KeyElement* element : IndexKeyElements(index)) {
     if (element->name == name) return true;
   }
-  const auto& extra = index.projection.non_key_attributes;
-  return index.projection.type == ProjectionType::kInclude &&
-         std::find(extra.begin(), extra.end(), name) != extra.end();
+  return ProjectionHolds(index.projection, name);
 }
 
 Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const Item& item) {

@@ -55,6 +55,11 @@ std::optional<std::string> IndexEntryKey(const TableSchema& schema, const IndexS
 // others.
 Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const Item& item);
 
+// Whether `projection` holds non-key attribute `name`: every one for ALL,
+// none for KEYS_ONLY, the listed ones for INCLUDE. Secondary and vector
+// indexes add their own key attributes.
+bool ProjectionHolds(const Projection& projection, std::string_view name);
+
 // Whether `index` holds attribute `name` of its items.
 bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name);
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include "engine/coding.h"
 #include "engine/key_codec.h"
@@ -263,31 +264,16 @@ bool VectorIndexProjects(const TableSchema& schema, const VectorIndexSchema& ind
   for (const SearchSchemaElement& element : index.search_schema) {
     if (element.name == name) return true;
   }
-  const auto& extra = index.projection.non_key_attributes;
-  switch (index.projection.type) {
-    case ProjectionType::kAll:
-      return true;
-    case ProjectionType::kKeysOnly:
-      return false;
-    case ProjectionType::kInclude:
-      return std::find(extra.begin(), extra.end(), name) != extra.end();
-  }
-  return false;
+  return ProjectionHolds(index.projection, name);
 }
 
 size_t BilledItemSize(const TableSchema& schema, const Item& item) {
   size_t size = ItemSize(item);
+  std::set<std::string_view> billed;  // two indexes may read one attribute: billed once
   for (const VectorIndexSchema& index : schema.vector_indexes) {
     auto it = item.find(index.vector_attribute);
     if (it == item.end() || !IsIndexedVector(index, it->second)) continue;
-    // Two indexes may read one attribute: it is billed once.
-    bool counted = false;
-    for (const VectorIndexSchema& other : schema.vector_indexes) {
-      if (&other == &index) break;
-      counted = counted || (other.vector_attribute == index.vector_attribute &&
-                            IsIndexedVector(other, it->second));
-    }
-    if (counted) continue;
+    if (!billed.insert(index.vector_attribute).second) continue;
     size = size - (it->first.size() + AttributeSize(it->second)) + BilledVectorSize(index);
   }
   return size;
