@@ -4,6 +4,7 @@
 // refresh. Point-in-time recovery is kept per table in its schema and
 // described; nothing is backed up or restored. Kinesis destinations and
 // contributor insights are never configured here, so they describe as none.
+#include "api/backup_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 
@@ -47,12 +48,11 @@ std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int
   });
 }
 
-// The backup operations name a missing table in their own words.
+}  // namespace
+
 ApiError BackupTableNotFound(const std::string& table) {
   return ApiError::TableNotFound("Table not found: " + table);
 }
-
-}  // namespace
 
 ApiResult<std::string> DescribeContinuousBackups(Context& ctx, const rapidjson::Value& request) {
   RequestReader r(request);

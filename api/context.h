@@ -33,6 +33,10 @@ struct Context {
     return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +
            std::string(table);
   }
+  // The KMS key an SSE specification without a key ARN gets.
+  std::string DefaultKmsKeyArn() const {
+    return "arn:aws:kms:" + caller.region + ":" + caller.account_id + ":key/localdynamo";
+  }
 };
 
 }  // namespace ddb::api

@@ -464,6 +464,25 @@ ApiResult<engine::StreamSpecification> ReadStreamSpecification(const rapidjson::
   return spec;
 }
 
+ApiResult<engine::SseDescription> ParseSseSpecification(const rapidjson::Value& json,
+                                                       std::string_view path) {
+  RequestReader s(json);
+  auto enabled = s.Bool("Enabled");
+  auto sse_type = s.String("SSEType");
+  auto kms_key = s.String("KMSMasterKeyId");
+  if (s.failed()) return s.error();
+  Constraints constraints;
+  constraints.Enum(sse_type, std::string(path) + ".sSEType", {"AES256", "KMS"});
+  if (!constraints.empty()) return constraints.ToError();
+  engine::SseDescription sse;
+  if (enabled.value_or(false)) {
+    sse.enabled = true;
+    sse.sse_type = "KMS";
+    sse.kms_key_arn = std::string(kms_key.value_or(""));  // empty: the caller picks
+  }
+  return sse;
+}
+
 ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request) {
   RequestReader r(request);
   auto table_name = r.String("TableName");
@@ -545,19 +564,9 @@ ApiResult<engine::TableSchema> ParseCreateTable(const rapidjson::Value& request)
     schema.stream = std::move(stream).value();
   }
   if (sse_json) {
-    RequestReader s(*sse_json);
-    auto enabled = s.Bool("Enabled");
-    auto sse_type = s.String("SSEType");
-    auto kms_key = s.String("KMSMasterKeyId");
-    if (s.failed()) return s.error();
-    Constraints sse_constraints;
-    sse_constraints.Enum(sse_type, "sSESpecification.sSEType", {"AES256", "KMS"});
-    if (!sse_constraints.empty()) return sse_constraints.ToError();
-    if (enabled.value_or(false)) {
-      schema.sse.enabled = true;
-      schema.sse.sse_type = "KMS";
-      schema.sse.kms_key_arn = std::string(kms_key.value_or(""));  // empty: the caller picks
-    }
+    auto sse = ParseSseSpecification(*sse_json, "sSESpecification");
+    if (!sse.ok()) return sse.take_error();
+    schema.sse = std::move(sse).value();
   }
   if (tags_json) {
     auto tags = ParseTags(*tags_json);

@@ -42,6 +42,12 @@ ApiResult<engine::Projection> ParseProjection(const rapidjson::Value* json);
 // required, StreamViewType one of DynamoDB's four when given.
 ApiResult<engine::StreamSpecification> ReadStreamSpecification(const rapidjson::Value& json);
 
+// Parses an SSESpecification (CreateTable; RestoreTableFromBackup's
+// override): enabled means KMS; an empty key ARN means the caller's default
+// key (Context::DefaultKmsKeyArn).
+ApiResult<engine::SseDescription> ParseSseSpecification(const rapidjson::Value& json,
+                                                       std::string_view path);
+
 // Parses a Tags list (CreateTable, TagResource) with DynamoDB's tag rules.
 ApiResult<std::vector<std::pair<std::string, std::string>>> ParseTags(const rapidjson::Value& json);
 

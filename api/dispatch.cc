@@ -19,13 +19,16 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 30> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 35> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
+    {"CreateBackup", CreateBackup},
     {"CreateTable", CreateTable},
+    {"DeleteBackup", DeleteBackup},
     {"DeleteItem", DeleteItem},
     {"DeleteTable", DeleteTable},
+    {"DescribeBackup", DescribeBackup},
     {"DescribeContinuousBackups", DescribeContinuousBackups},
     {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
@@ -36,10 +39,12 @@ constexpr std::array<std::pair<std::string_view, Handler>, 30> kHandlers = {{
     {"ExecuteStatement", ExecuteStatement},
     {"ExecuteTransaction", ExecuteTransaction},
     {"GetItem", GetItem},
+    {"ListBackups", ListBackups},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
     {"PutItem", PutItem},
     {"Query", Query},
+    {"RestoreTableFromBackup", RestoreTableFromBackup},
     {"Scan", Scan},
     {"SearchVectors", SearchVectors},
     {"TagResource", TagResource},

@@ -87,6 +87,9 @@ ApiError ApiError::ResourceInUse(std::string message) {
 ApiError ApiError::TableNotFound(std::string message) {
   return Make(kDynamoDb, "TableNotFoundException", std::move(message));
 }
+ApiError ApiError::DynamoDb(std::string_view short_type, std::string message) {
+  return Make(kDynamoDb, short_type, std::move(message));
+}
 ApiError ApiError::ConditionalCheckFailed(std::string message) {
   return Make(kDynamoDb, "ConditionalCheckFailedException", std::move(message));
 }

@@ -31,6 +31,13 @@ ApiResult<std::string> UpdateContinuousBackups(Context&, const rapidjson::Value&
 ApiResult<std::string> DescribeKinesisStreamingDestination(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeContributorInsights(Context&, const rapidjson::Value&);
 
+// backup_restore_ops.cc
+ApiResult<std::string> CreateBackup(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeBackup(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListBackups(Context&, const rapidjson::Value&);
+ApiResult<std::string> DeleteBackup(Context&, const rapidjson::Value&);
+ApiResult<std::string> RestoreTableFromBackup(Context&, const rapidjson::Value&);
+
 // tag_ops.cc
 ApiResult<std::string> TagResource(Context&, const rapidjson::Value&);
 ApiResult<std::string> UntagResource(Context&, const rapidjson::Value&);

@@ -6,7 +6,6 @@
 #include "engine/key_validation.h"
 
 namespace ddb::api {
-namespace {
 
 void WriteSeconds(JsonWriter& w, int64_t millis) {
   // DynamoDB answers epoch seconds with a fraction; millisecond precision.
@@ -16,6 +15,8 @@ void WriteSeconds(JsonWriter& w, int64_t millis) {
     w.Double(static_cast<double>(millis) / 1000.0);
   }
 }
+
+namespace {
 
 void WriteAttributeDefinitions(JsonWriter& w, const std::vector<engine::KeyElement>& definitions) {
   w.StartArray();
@@ -49,7 +50,9 @@ void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
   w.EndObject();
 }
 
-void WriteOnDemand(JsonWriter& w, const engine::OnDemandThroughput& t) {
+}  // namespace
+
+void WriteOnDemandThroughput(JsonWriter& w, const engine::OnDemandThroughput& t) {
   if (t.empty()) return;  // DynamoDB describes only maximums that are set
   w.Key("OnDemandThroughput");
   w.StartObject();
@@ -63,6 +66,8 @@ void WriteOnDemand(JsonWriter& w, const engine::OnDemandThroughput& t) {
   }
   w.EndObject();
 }
+
+namespace {
 
 // Warm throughput never below the current capacity: tables stored before
 // warm throughput was recorded read as their capacity.
@@ -81,6 +86,8 @@ void WriteWarm(JsonWriter& w, engine::WarmThroughput warm, bool on_demand,
   w.EndObject();
 }
 
+}  // namespace
+
 void WriteProjection(JsonWriter& w, const engine::Projection& p) {
   static constexpr const char* kTypes[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
   w.StartObject();
@@ -94,6 +101,8 @@ void WriteProjection(JsonWriter& w, const engine::Projection& p) {
   }
   w.EndObject();
 }
+
+namespace {
 
 // Every index description's tail: IndexSizeBytes, ItemCount and IndexArn.
 void WriteIndexStatsAndArn(JsonWriter& w, const Context& ctx,
@@ -132,7 +141,7 @@ void WriteIndexes(JsonWriter& w, const Context& ctx, const engine::TableDescript
       }
       w.Key("ProvisionedThroughput");
       WriteThroughput(w, index.throughput);
-      WriteOnDemand(w, index.on_demand);
+      WriteOnDemandThroughput(w, index.on_demand);
       if (view.warm != WarmView::kOmitted) {
         WriteWarm(w, index.warm, schema.billing_mode == "PAY_PER_REQUEST", index.throughput,
                   "ACTIVE");
@@ -278,6 +287,22 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     w.Key("LatestStreamArn");
     WriteString(w, ctx.TableArn(s.name) + "/stream/" + s.stream.label);
   }
+  // DynamoDB describes a restore only while it is in progress.
+  if (!s.restored_from.empty() && s.status == "CREATING") {
+    w.Key("RestoreSummary");
+    w.StartObject();
+    if (!s.restored_from.backup_arn.empty()) {
+      w.Key("SourceBackupArn");
+      WriteString(w, s.restored_from.backup_arn);
+    }
+    w.Key("SourceTableArn");
+    WriteString(w, s.restored_from.table_arn);
+    w.Key("RestoreDateTime");
+    WriteSeconds(w, s.restored_from.restore_millis);
+    w.Key("RestoreInProgress");
+    w.Bool(true);
+    w.EndObject();
+  }
   if (s.sse.enabled) {
     w.Key("SSEDescription");
     w.StartObject();
@@ -296,7 +321,7 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     WriteString(w, s.table_class);
     w.EndObject();
   }
-  WriteOnDemand(w, s.on_demand);
+  WriteOnDemandThroughput(w, s.on_demand);
   if (view.warm != WarmView::kOmitted && !deleting) {
     WriteWarm(w, s.warm, s.billing_mode == "PAY_PER_REQUEST", s.throughput,
               view.warm == WarmView::kUpdating ? "UPDATING" : "ACTIVE");

@@ -19,6 +19,16 @@ struct DescriptionView {
   WarmView warm = WarmView::kActive;  // the table's; global indexes show ACTIVE unless omitted
 };
 
+// Writes a time as DynamoDB does: epoch seconds, with a fraction when the
+// milliseconds are not whole seconds.
+void WriteSeconds(JsonWriter& w, int64_t millis);
+
+// Writes "OnDemandThroughput" and its object when a maximum is set.
+void WriteOnDemandThroughput(JsonWriter& w, const engine::OnDemandThroughput& t);
+
+// Writes an index's Projection object.
+void WriteProjection(JsonWriter& w, const engine::Projection& projection);
+
 // Writes a KeySchema list: the HASH elements, then the RANGE ones.
 void WriteKeySchema(JsonWriter& w, const engine::KeySchema& key);
 

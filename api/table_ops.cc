@@ -103,8 +103,7 @@ ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request
   auto throughput = ApplyCreateThroughputSettings(request, *schema, ctx.caller.region);
   if (!throughput.ok()) return throughput.take_error();
   if (schema->sse.enabled && schema->sse.kms_key_arn.empty()) {
-    schema->sse.kms_key_arn = "arn:aws:kms:" + ctx.caller.region + ":" + ctx.caller.account_id +
-                              ":key/localdynamo";
+    schema->sse.kms_key_arn = ctx.DefaultKmsKeyArn();
   }
   auto description = ctx.db.CreateTable(ctx.caller.ns, std::move(schema).value());
   if (!description.ok()) return description.status();

@@ -126,6 +126,15 @@ struct PointInTimeRecovery {
   int64_t recovery_period_days = 35;
 };
 
+// Where a restored table came from (RestoreSummary); empty otherwise. The
+// ARNs are the API's spelling, kept as it gave them.
+struct RestoredFrom {
+  std::string backup_arn;
+  std::string table_arn;
+  int64_t restore_millis = 0;
+  bool empty() const { return restore_millis == 0; }
+};
+
 struct TableSchema {
   // Identity, set by the Database on creation.
   uint64_t table_id = 0;
@@ -152,6 +161,7 @@ struct TableSchema {
   std::string status = "ACTIVE";  // TableStatus
   std::string ttl_attribute;      // empty: TTL disabled
   PointInTimeRecovery point_in_time_recovery;
+  RestoredFrom restored_from;
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }
@@ -162,6 +172,19 @@ struct TableSchema {
 struct TableStats {
   int64_t item_count = 0;
   int64_t size_bytes = 0;
+};
+
+// An on-demand backup (backups.h): the table as it was, kept under its own
+// data id until the backup is deleted, whatever becomes of the table.
+struct BackupInfo {
+  std::string ns;
+  std::string backup_id;  // "<creation millis, 14 digits>-<8 hex digits>", unique
+  std::string name;
+  int64_t created_millis = 0;
+  uint64_t data_id = 0;  // the id its copied keys start with, never a table's
+  TableSchema schema;    // the table's when it was taken
+  TableStats stats;
+  std::vector<std::pair<uint32_t, TableStats>> index_stats;  // by index id
 };
 
 }  // namespace ddb::engine

@@ -6,7 +6,7 @@
 namespace ddb::engine {
 namespace {
 
-constexpr uint32_t kSchemaFormatVersion = 3;
+constexpr uint32_t kSchemaFormatVersion = 4;
 
 // One visitor per direction keeps the field order defined once: Encode and
 // Decode both call Fields(), so they cannot drift apart.
@@ -231,6 +231,14 @@ void FieldsSinceVersion3(V& v, TableSchema& s) {
   v.Field(s.vector_indexes);
 }
 
+// Appended in version 4: where a restored table came from.
+template <class V>
+void FieldsSinceVersion4(V& v, TableSchema& s) {
+  v.Field(s.restored_from.backup_arn);
+  v.Field(s.restored_from.table_arn);
+  v.Field(s.restored_from.restore_millis);
+}
+
 // The envelope every versioned catalog value shares: the format version,
 // then the fields `fields(visitor, value, version)` visits for it.
 template <class T, class FieldsOf>
@@ -263,6 +271,21 @@ void SchemaFields(V& v, TableSchema& s, uint32_t version) {
   Fields(v, s);
   if (version >= 2) FieldsSinceVersion2(v, s);
   if (version >= 3) FieldsSinceVersion3(v, s);
+  if (version >= 4) FieldsSinceVersion4(v, s);
+}
+
+constexpr uint32_t kBackupInfoFormatVersion = 1;
+
+template <class V>
+void Fields(V& v, TableStats& stats) {
+  v.Field(stats.item_count);
+  v.Field(stats.size_bytes);
+}
+
+template <class V>
+void Fields(V& v, std::pair<uint32_t, TableStats>& index_stats) {
+  v.Field(index_stats.first);
+  Fields(v, index_stats.second);
 }
 
 template <class V>
@@ -281,6 +304,46 @@ Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
   return DecodeVersioned<TableSchema>(
       bytes, 1, kSchemaFormatVersion, "table schema",
       [](auto& v, TableSchema& s, uint32_t version) { SchemaFields(v, s, version); });
+}
+
+std::string EncodeBackupInfo(const BackupInfo& info) {
+  Writer w;
+  w.Field(kBackupInfoFormatVersion);
+  BackupInfo& b = const_cast<BackupInfo&>(info);
+  w.Field(b.ns);
+  w.Field(b.backup_id);
+  w.Field(b.name);
+  w.Field(b.created_millis);
+  w.Field(b.data_id);
+  w.Field(EncodeTableSchema(b.schema));
+  Fields(w, b.stats);
+  w.Field(b.index_stats);
+  return w.Take();
+}
+
+Result<BackupInfo> DecodeBackupInfo(std::string_view bytes) {
+  Reader r(bytes);
+  uint32_t version = 0;
+  r.Field(version);
+  BackupInfo info;
+  std::string schema;
+  if (version == kBackupInfoFormatVersion) {
+    r.Field(info.ns);
+    r.Field(info.backup_id);
+    r.Field(info.name);
+    r.Field(info.created_millis);
+    r.Field(info.data_id);
+    r.Field(schema);
+    Fields(r, info.stats);
+    r.Field(info.index_stats);
+  }
+  if (version != kBackupInfoFormatVersion || !r.in().done() || r.bad_count()) {
+    return Status::Internal("stored backup is corrupt");
+  }
+  auto decoded = DecodeTableSchema(schema);
+  if (!decoded.ok()) return decoded.status();
+  info.schema = std::move(*decoded);
+  return info;
 }
 
 std::string EncodeTableStats(const TableStats& stats) {

@@ -28,6 +28,10 @@ std::string IndexStats(uint64_t table_id, uint32_t index_id) {
 
 std::string Stream(uint64_t stream_id) { return kStream + StreamPrefix(stream_id); }
 
+std::string Backup(std::string_view ns, std::string_view backup_id) {
+  return kBackup + QualifiedName(ns, backup_id);
+}
+
 std::string Setting(std::string_view key) { return kSetting + std::string(key); }
 
 std::string KindBegin(char kind) { return std::string(1, kind); }

@@ -17,7 +17,8 @@ Database::Database(const DatabaseOptions& options, const Clock& clock,
       transactions_(*store_, tables_, writer_, options.transaction_hold_millis),
       sweeper_(*store_, clock, tables_, writer_, ttl_),
       tokens_(clock),
-      settings_(*store_) {}
+      settings_(*store_),
+      backups_(*store_, tables_, clock) {}
 
 Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options,
                                                  const Clock& clock) {
@@ -27,6 +28,7 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options,
   if (!store.ok()) return store.status();
   std::unique_ptr<Database> db(new Database(options, clock, std::move(store).value()));
   DDB_RETURN_IF_ERROR(db->tables_.Load());
+  DDB_RETURN_IF_ERROR(db->backups_.Load());
   DDB_RETURN_IF_ERROR(db->streams_.Load());
   DDB_RETURN_IF_ERROR(db->AttachStreams());
   return db;
@@ -190,6 +192,10 @@ void Database::WaitForStreamWrites(uint64_t seen, int64_t timeout_millis) const 
 }
 
 Status Database::Reset() {
+  return backups_.DropAll([this] { return DropEverything(); });
+}
+
+Status Database::DropEverything() {
   return tables_.DropAll([this] {
     Store::Batch batch(*store_);
     // Keys of these families start with an 8-byte id or time: 9 bytes of
@@ -208,6 +214,32 @@ Status Database::Reset() {
     ttl_.Clear();
     return Status::Ok();
   });
+}
+
+// --- On-demand backups -----------------------------------------------------------
+
+Result<BackupInfo> Database::CreateBackup(std::string_view ns, std::string_view table,
+                                          std::string_view name) {
+  return backups_.Create(ns, table, name);
+}
+
+std::vector<std::shared_ptr<const BackupInfo>> Database::ListBackups(std::string_view ns) const {
+  return backups_.List(ns);
+}
+
+Result<std::shared_ptr<const BackupInfo>> Database::FindBackup(std::string_view ns,
+                                                               std::string_view backup_id) const {
+  return backups_.Find(ns, backup_id);
+}
+
+Result<std::shared_ptr<const BackupInfo>> Database::DeleteBackup(std::string_view ns,
+                                                                 std::string_view backup_id) {
+  return backups_.Delete(ns, backup_id);
+}
+
+Result<TableDescription> Database::RestoreBackup(std::string_view ns, std::string_view backup_id,
+                                                 TableSchema target) {
+  return backups_.Restore(ns, backup_id, std::move(target));
 }
 
 // --- Settings -------------------------------------------------------------------

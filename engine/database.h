@@ -8,6 +8,7 @@
 //   TtlSchedule    the expiry schedule; TtlSweeper deletes   ttl_schedule.h, ttl_sweeper.h
 //   StreamLog      streams, shards and their records         stream_log.h
 //   ClientTokens   ClientRequestToken idempotency            client_tokens.h
+//   Backups        on-demand backups and their restores      backups.h
 //   Settings       small values the emulator keeps           settings.h
 //
 // A namespace is an opaque string chosen by the caller ("" for the shared
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/backups.h"
 #include "engine/catalog.h"
 #include "engine/client_tokens.h"
 #include "engine/clock.h"
@@ -142,7 +144,7 @@ class Database {
   void WaitForStreamWrites(uint64_t seen, int64_t timeout_millis) const;
 
   // Drops every table of every namespace — items, indexes, streams, the TTL
-  // schedule, tokens — in one batch, as if the database were new (ids keep
+  // schedule, tokens, backups — in one batch, as if the database were new (ids keep
   // counting up; settings stay). Writes in flight finish first.
   Status Reset();
 
@@ -160,6 +162,22 @@ class Database {
                                          std::optional<std::string_view> into);
   // Drops every table of one namespace, as if it were new.
   Status DropNamespace(std::string_view ns);
+
+  // --- On-demand backups (backups.h) --------------------------------------
+  // A copy of the table as it is now, kept until deleted; kNotFound for a
+  // missing table.
+  Result<BackupInfo> CreateBackup(std::string_view ns, std::string_view table,
+                                  std::string_view name);
+  std::vector<std::shared_ptr<const BackupInfo>> ListBackups(std::string_view ns) const;
+  // kNotFound ("Backup not found") for an unknown id.
+  Result<std::shared_ptr<const BackupInfo>> FindBackup(std::string_view ns,
+                                                       std::string_view backup_id) const;
+  Result<std::shared_ptr<const BackupInfo>> DeleteBackup(std::string_view ns,
+                                                         std::string_view backup_id);
+  // Creates `target` (derived by the caller from the backup's schema) with
+  // the backup's items and the entries of the indexes it keeps.
+  Result<TableDescription> RestoreBackup(std::string_view ns, std::string_view backup_id,
+                                         TableSchema target);
 
   // --- Vector search (vector_search.cc) -----------------------------------
   // The `query.top_k` items nearest `query.vector` in a vector index, best
@@ -181,6 +199,9 @@ class Database {
 
  private:
   Database(const DatabaseOptions& options, const Clock& clock, std::unique_ptr<Store> store);
+  // Reset's work, under the backups' lock: every table's, stream's and
+  // backup's keys deleted in one batch.
+  Status DropEverything();
   // Attaches loaded streams to their tables, and gives one to tables whose
   // schema says "stream enabled" without one (written before streams were kept).
   Status AttachStreams();
@@ -206,6 +227,7 @@ class Database {
   TtlSweeper sweeper_;
   ClientTokens tokens_;
   Settings settings_;
+  Backups backups_;
 };
 
 }  // namespace ddb::engine

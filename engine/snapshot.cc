@@ -1,35 +1,16 @@
 // Database::TakeSnapshot, RestoreSnapshot and DropNamespace (snapshot.h):
 // copying a namespace's tables out as stored bytes and putting them back
 // under fresh table ids.
-#include <set>
-
 #include "engine/coding.h"
 #include "engine/database.h"
 #include "engine/key_codec.h"
+#include "engine/table_data.h"
 #include "engine/ttl.h"
 
 namespace ddb::engine {
 namespace {
 
 constexpr size_t kTableIdSize = 8;
-constexpr size_t kIndexIdSize = 4;
-
-// Every item and index entry of one table, keys without the table id.
-Status CopyTableData(const Store& store, uint64_t table_id, DataSnapshot::Table& table,
-                     int64_t& bytes) {
-  std::string begin = TablePrefix(table_id);
-  std::string end = PrefixSuccessor(begin);
-  for (auto [family, out] : {std::pair(Family::kItems, &table.items),
-                             std::pair(Family::kIndexes, &table.index_entries)}) {
-    auto it = store.NewIterator(family, begin, end);
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      out->emplace_back(std::string(it->key().substr(kTableIdSize)), std::string(it->value()));
-      bytes += static_cast<int64_t>(it->key().size() + it->value().size());
-    }
-    DDB_RETURN_IF_ERROR(it->status());
-  }
-  return Status::Ok();
-}
 
 // The TTL schedule's entries of the tables in `by_id` (table id -> index
 // in `tables`). The schedule is ordered by expiry, not by table: one pass
@@ -66,7 +47,7 @@ Result<std::shared_ptr<const DataSnapshot>> Database::TakeSnapshot(
           table.stats = state->stats;
           table.index_stats = state->index_stats;
           by_id[state->table_id] = snapshot->tables.size() - 1;
-          DDB_RETURN_IF_ERROR(CopyTableData(*store_, state->table_id, table, snapshot->bytes));
+          DDB_RETURN_IF_ERROR(ReadTableData(*store_, state->table_id, table, &snapshot->bytes));
           snapshot->item_count += static_cast<int64_t>(table.items.size());
         }
         if (by_id.empty()) return Status::Ok();
@@ -92,26 +73,8 @@ Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
   int64_t earliest_expiry = INT64_MAX;
   auto fill = [&](size_t i, uint64_t table_id, Store::Batch& batch) {
     const DataSnapshot::Table& table = snapshot.tables[i];
+    AddTableData(table, table_id, batch);
     const std::string prefix = TablePrefix(table_id);
-    std::string key;
-    for (const auto& [suffix, value] : table.items) {
-      key.assign(prefix).append(suffix);
-      batch.Put(Family::kItems, key, value);
-    }
-    // A vector index entry's key ends with the item's own key, which starts
-    // with the table id too (vector_index.h).
-    std::set<uint32_t> vector_indexes;
-    for (const VectorIndexSchema& index : table.schema.vector_indexes) {
-      vector_indexes.insert(index.index_id);
-    }
-    for (const auto& [suffix, value] : table.index_entries) {
-      key.assign(prefix).append(suffix);
-      if (suffix.size() >= kIndexIdSize + kTableIdSize &&
-          vector_indexes.count(coding::DecodeFixed32BE(suffix))) {
-        key.replace(kTableIdSize + kIndexIdSize, kTableIdSize, prefix);
-      }
-      batch.Put(Family::kIndexes, key, value);
-    }
     for (const auto& [expiry, suffix] : table.ttl_entries) {
       batch.Put(Family::kTtl, TtlEntryKey(expiry, prefix + suffix), "");
       earliest_expiry = std::min(earliest_expiry, expiry);

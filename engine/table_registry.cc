@@ -148,7 +148,18 @@ Status TableRegistry::PersistSchema(std::string_view ns, const TableSchema& sche
 }
 
 Result<TableDescription> TableRegistry::Create(std::string_view ns, TableSchema schema) {
+  for (auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
+    for (auto& index : *indexes) index.index_id = schema.next_index_id++;
+  }
+  for (auto& index : schema.vector_indexes) index.index_id = schema.next_index_id++;
+  return CreateFilled({std::string(ns), std::move(schema), {}, {}}, nullptr);
+}
+
+Result<TableDescription> TableRegistry::CreateFilled(
+    NewTable table, const std::function<void(uint64_t, Store::Batch&)>& fill) {
   WriterLock lock(mu_);
+  const std::string& ns = table.ns;
+  TableSchema& schema = table.schema;
   std::string name = catalog_keys::QualifiedName(ns, schema.name);
   deleting_.erase(name);
   if (tables_.count(name)) {
@@ -159,35 +170,34 @@ Result<TableDescription> TableRegistry::Create(std::string_view ns, TableSchema 
   schema.table_uuid = NewUuid();
   schema.creation_millis = now;
   schema.status = "ACTIVE";
-  for (auto* indexes : {&schema.local_indexes, &schema.global_indexes}) {
-    for (auto& index : *indexes) index.index_id = schema.next_index_id++;
-  }
-  for (auto& index : schema.vector_indexes) index.index_id = schema.next_index_id++;
   if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;
 
   Store::Batch batch(store_);
   batch.Put(Family::kCatalog, catalog_keys::kNextTableId,
             catalog_keys::EncodeCounter(next_table_id_ + 1));
-  batch.Put(Family::kCatalog, catalog_keys::Stats(schema.table_id), EncodeTableStats({}));
+  batch.Put(Family::kCatalog, catalog_keys::Stats(schema.table_id), EncodeTableStats(table.stats));
+  for (const auto& [index_id, stats] : table.index_stats) {
+    batch.Put(Family::kCatalog, catalog_keys::IndexStats(schema.table_id, index_id),
+              EncodeTableStats(stats));
+  }
+  if (fill) fill(schema.table_id, batch);
   std::shared_ptr<StreamState> stream;
   if (schema.stream.enabled) stream = streams_.Start(ns, schema, batch);
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_.Write(batch));
   ++next_table_id_;
 
-  auto state = std::make_shared<TableState>(std::string(ns),
-                                            std::make_shared<const TableSchema>(schema),
-                                            TableStats{}, now + transient_status_millis_);
-  if (stream) {
-    {
-      MutexLock table_lock(state->write_mu);
-      state->stream = stream;
-    }
-    streams_.Register(std::move(stream));
+  auto state = std::make_shared<TableState>(ns, std::make_shared<const TableSchema>(schema),
+                                            table.stats, now + transient_status_millis_);
+  {
+    MutexLock table_lock(state->write_mu);
+    state->index_stats = table.index_stats;
+    state->stream = stream;
   }
+  if (stream) streams_.Register(std::move(stream));
   tables_by_id_[schema.table_id] = state;
   tables_.emplace(std::move(name), state);
-  TableDescription description{std::move(schema), {}, {}};
+  TableDescription description{std::move(schema), table.stats, std::move(table.index_stats)};
   if (transient_status_millis_ > 0) description.schema.status = "CREATING";
   return description;
 }
@@ -274,6 +284,15 @@ Status TableRegistry::DropAll(const std::function<Status()>& wipe) {
   tables_by_id_.clear();
   deleting_.clear();
   return Status::Ok();
+}
+
+Status TableRegistry::WithTableLocked(std::string_view ns, std::string_view name,
+                                      const std::function<Status(TableState&)>& read) const {
+  ReaderLock lock(mu_);
+  auto it = tables_.find(catalog_keys::QualifiedName(ns, name));
+  if (it == tables_.end()) return TableNotFound(name);
+  MutexLock table_lock(it->second->write_mu);
+  return read(*it->second);
 }
 
 Status TableRegistry::WithTablesLocked(

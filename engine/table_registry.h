@@ -109,6 +109,17 @@ class TableRegistry {
   Status Replace(std::optional<std::string_view> ns, std::vector<NewTable> tables,
                  const std::function<void(size_t, uint64_t, Store::Batch&)>& fill) EXCLUDES(mu_);
 
+  // Creates `table` (kAlreadyExists if its name is taken) with the data
+  // `fill(table_id, batch)` adds, in one batch: a restore. Unlike Create it
+  // keeps the schema's index ids, which the data's index entries carry.
+  Result<TableDescription> CreateFilled(
+      NewTable table, const std::function<void(uint64_t, Store::Batch&)>& fill) EXCLUDES(mu_);
+
+  // Runs `read` holding the registry's lock (shared) and the write_mu of
+  // the live table `name` of `ns`: kNotFound when there is none.
+  Status WithTableLocked(std::string_view ns, std::string_view name,
+                         const std::function<Status(TableState&)>& read) const EXCLUDES(mu_);
+
   // Stores `schema` as the table's entry in the catalog.
   Status PersistSchema(std::string_view ns, const TableSchema& schema);
 

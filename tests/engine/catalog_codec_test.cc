@@ -76,6 +76,7 @@ TableSchema FullSchema() {
   s.status = "UPDATING";
   s.ttl_attribute = "expires";
   s.point_in_time_recovery = {true, 1700000000123, 7};
+  s.restored_from = {"arn:backup", "arn:table", 1700000000456};
   return s;
 }
 
@@ -175,10 +176,15 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_TRUE(d.point_in_time_recovery.enabled);
   EXPECT_EQ(d.point_in_time_recovery.enabled_since_millis, 1700000000123);
   EXPECT_EQ(d.point_in_time_recovery.recovery_period_days, 7);
+  EXPECT_EQ(d.restored_from.backup_arn, "arn:backup");
+  EXPECT_EQ(d.restored_from.table_arn, "arn:table");
+  EXPECT_EQ(d.restored_from.restore_millis, 1700000000456);
 }
 
 TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
-  // Each version appends fields: version 3 the on-demand maximums, warm
+  // Each version appends fields: version 4 where a restored table came from
+  // (three bytes at their defaults: two empty strings and a zero), version
+  // 3 the on-demand maximums, warm
   // throughput and vector indexes (five bytes at their defaults for a table
   // without global indexes: four zeros and an empty list), version 2 the
   // three point-in-time recovery fields (one byte each).
@@ -186,7 +192,7 @@ TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  for (auto [version, trailing] : {std::pair{2, 5}, std::pair{1, 8}}) {
+  for (auto [version, trailing] : {std::pair{3, 3}, std::pair{2, 8}, std::pair{1, 11}}) {
     SCOPED_TRACE(version);
     std::string older = bytes.substr(0, bytes.size() - trailing);
     older[0] = static_cast<char>(version);
@@ -197,6 +203,7 @@ TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
     EXPECT_EQ(decoded->point_in_time_recovery.recovery_period_days, 35);
     EXPECT_EQ(decoded->warm.read_units_per_second, 0);
     EXPECT_TRUE(decoded->on_demand.empty());
+    EXPECT_TRUE(decoded->restored_from.empty());
     // The newer bytes under the older version number are not that version.
     std::string mislabeled = bytes;
     mislabeled[0] = static_cast<char>(version);
@@ -227,7 +234,7 @@ TEST(CatalogCodecTest, TruncatedOrExtendedSchemaIsInternal) {
   ASSERT_FALSE(extended.ok());
   EXPECT_EQ(extended.status().code(), Status::Code::kInternal);
   std::string other_version = bytes;
-  other_version[0] = 4;
+  other_version[0] = 5;
   EXPECT_EQ(DecodeTableSchema(other_version).status().code(), Status::Code::kInternal);
 }
 
@@ -245,6 +252,35 @@ TEST(CatalogCodecTest, ImplausibleElementCountIsInternal) {
   if (!decoded.ok()) {
     EXPECT_EQ(decoded.status().code(), Status::Code::kInternal);
   }
+}
+
+TEST(CatalogCodecTest, BackupInfoRoundTripsAndTruncationIsInternal) {
+  BackupInfo info;
+  info.ns = "key/us-east-1";
+  info.backup_id = "01700000000000-0123abcd";
+  info.name = "nightly";
+  info.created_millis = 1700000000000;
+  info.data_id = (uint64_t{1} << 63) | 7;
+  info.schema = FullSchema();
+  info.stats = {12, 3456};
+  info.index_stats = {{1, {5, 60}}, {3, {7, 80}}};
+  std::string bytes = EncodeBackupInfo(info);
+  Result<BackupInfo> decoded = DecodeBackupInfo(bytes);
+  ASSERT_OK(decoded);
+  EXPECT_EQ(decoded->ns, info.ns);
+  EXPECT_EQ(decoded->backup_id, info.backup_id);
+  EXPECT_EQ(decoded->name, "nightly");
+  EXPECT_EQ(decoded->created_millis, info.created_millis);
+  EXPECT_EQ(decoded->data_id, info.data_id);
+  EXPECT_EQ(EncodeTableSchema(decoded->schema), EncodeTableSchema(info.schema));
+  EXPECT_EQ(decoded->stats.size_bytes, 3456);
+  ASSERT_EQ(decoded->index_stats.size(), 2u);
+  EXPECT_EQ(decoded->index_stats[1].first, 3u);
+  EXPECT_EQ(decoded->index_stats[1].second.size_bytes, 80);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_EQ(DecodeBackupInfo(bytes.substr(0, n)).status().code(), Status::Code::kInternal) << n;
+  }
+  EXPECT_EQ(DecodeBackupInfo(bytes + "x").status().code(), Status::Code::kInternal);
 }
 
 TEST(CatalogCodecTest, StatsRoundTripAndTruncationIsInternal) {

@@ -165,6 +165,88 @@ TEST_P(SnapshotTest, AWholeDatabaseSnapshotRestoresEveryNamespace) {
   EXPECT_TRUE(db_->ListTables("b", "", 10).names.empty());
 }
 
+// On-demand backups (backups.h) copy tables the same way.
+
+// The backup's schema as a restore under its own name would take it.
+TableSchema RestoreTarget(const BackupInfo& backup) {
+  TableSchema target = backup.schema;
+  target.stream = {};
+  target.ttl_attribute.clear();
+  return target;
+}
+
+TEST_P(SnapshotTest, ABackupOutlivesItsTableAndRestoresWithItsIndex) {
+  CreateTable("a");
+  Put("a", "1", "x");
+  Put("a", "2", "y");
+  auto backup = db_->CreateBackup("a", "t", "nightly");
+  ASSERT_OK(backup);
+  EXPECT_EQ(backup->stats.item_count, 2);
+  Put("a", "3", "z");
+  ASSERT_OK(db_->DeleteTable("a", "t"));
+  if (GetParam()) Open();  // a backup is stored like any write
+
+  auto found = db_->FindBackup("a", backup->backup_id);
+  ASSERT_OK(found);
+  EXPECT_EQ((*found)->name, "nightly");
+  EXPECT_EQ(db_->FindBackup("b", backup->backup_id).status().code(), Status::Code::kNotFound);
+  ASSERT_OK(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)));
+  EXPECT_EQ(Keys("a"), (std::set<std::string>{"1", "2"}));
+  EXPECT_EQ(Keys("a", "byG"), (std::set<std::string>{"1", "2"}));
+  EXPECT_EQ(ItemCount("a"), 2);
+  EXPECT_EQ(IndexCount("a"), 2);
+  EXPECT_EQ(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)).status().code(),
+            Status::Code::kAlreadyExists);
+
+  // The restored table is independent of the backup: writing it changes
+  // neither the backup nor a second restore of it.
+  Put("a", "4", "w");
+  ASSERT_OK(db_->DeleteTable("a", "t"));
+  ASSERT_OK(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)));
+  EXPECT_EQ(Keys("a"), (std::set<std::string>{"1", "2"}));
+}
+
+TEST_P(SnapshotTest, ARestoreLeavesOutTheIndexesItsTargetDrops) {
+  CreateTable("a");
+  Put("a", "1", "x");
+  auto backup = db_->CreateBackup("a", "t", "no-index");
+  ASSERT_OK(backup);
+  ASSERT_OK(db_->DeleteTable("a", "t"));
+  TableSchema target = RestoreTarget(*backup);
+  target.global_indexes.clear();
+  auto restored = db_->RestoreBackup("a", backup->backup_id, target);
+  ASSERT_OK(restored);
+  EXPECT_TRUE(restored->index_stats.empty());
+  EXPECT_EQ(Keys("a"), std::set<std::string>{"1"});
+  ScanRequest on_index;
+  on_index.index_name = "byG";
+  EXPECT_EQ(db_->Scan("a", "t", on_index).status().code(), Status::Code::kInvalidArgument);
+}
+
+TEST_P(SnapshotTest, DeleteBackupAndResetForgetBackups) {
+  CreateTable("a");
+  Put("a", "1", "x");
+  auto first = db_->CreateBackup("a", "t", "first");
+  auto second = db_->CreateBackup("a", "t", "second");
+  ASSERT_OK(first);
+  ASSERT_OK(second);
+  EXPECT_NE(first->data_id, second->data_id);
+  EXPECT_EQ(db_->ListBackups("a").size(), 2u);
+  ASSERT_OK(db_->DeleteBackup("a", first->backup_id));
+  EXPECT_EQ(db_->FindBackup("a", first->backup_id).status().code(), Status::Code::kNotFound);
+  if (GetParam()) Open();
+  ASSERT_EQ(db_->ListBackups("a").size(), 1u);
+  ASSERT_OK(db_->DeleteTable("a", "t"));
+  // Deleting the first backup's data left the second's whole.
+  ASSERT_OK(db_->RestoreBackup("a", second->backup_id, RestoreTarget(*second)));
+  EXPECT_EQ(Keys("a"), std::set<std::string>{"1"});
+
+  ASSERT_OK(db_->Reset());
+  EXPECT_TRUE(db_->ListBackups("a").empty());
+  if (GetParam()) Open();
+  EXPECT_TRUE(db_->ListBackups("a").empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, SnapshotTest, ::testing::Values(false, true), test::ModeName);
 
 }  // namespace
