@@ -5,7 +5,7 @@
 // outlives its table; a restore makes a new table from it, with DynamoDB's
 // overrides, and without what DynamoDB leaves for the user to set again
 // (tags, TTL, streams, point-in-time recovery, deletion protection, table
-// class). Texts are those real DynamoDB answered (docs/compatibility.md).
+// class, resource policy). Texts are those real DynamoDB answered (docs/compatibility.md).
 #include <algorithm>
 #include <cmath>
 
@@ -276,6 +276,7 @@ ApiResult<engine::TableSchema> RestoredSchema(const Context& ctx, const rapidjso
   target.point_in_time_recovery = {};
   target.deletion_protection = false;
   target.table_class = "STANDARD";
+  target.resource_policies.clear();
   target.pay_per_request_since_millis = 0;
   target.throughput = {target.throughput.read_capacity_units,
                        target.throughput.write_capacity_units};

@@ -19,7 +19,7 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 35> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 38> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
@@ -27,6 +27,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 35> kHandlers = {{
     {"CreateTable", CreateTable},
     {"DeleteBackup", DeleteBackup},
     {"DeleteItem", DeleteItem},
+    {"DeleteResourcePolicy", DeleteResourcePolicy},
     {"DeleteTable", DeleteTable},
     {"DescribeBackup", DescribeBackup},
     {"DescribeContinuousBackups", DescribeContinuousBackups},
@@ -39,10 +40,12 @@ constexpr std::array<std::pair<std::string_view, Handler>, 35> kHandlers = {{
     {"ExecuteStatement", ExecuteStatement},
     {"ExecuteTransaction", ExecuteTransaction},
     {"GetItem", GetItem},
+    {"GetResourcePolicy", GetResourcePolicy},
     {"ListBackups", ListBackups},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
     {"PutItem", PutItem},
+    {"PutResourcePolicy", PutResourcePolicy},
     {"Query", Query},
     {"RestoreTableFromBackup", RestoreTableFromBackup},
     {"Scan", Scan},

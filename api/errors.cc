@@ -78,6 +78,9 @@ ApiError ApiError::MissingAuthenticationToken() {
   return Make(kCoralService, "MissingAuthenticationTokenException",
               "Request is missing Authentication Token");
 }
+ApiError ApiError::AccessDenied(std::string message) {
+  return Make(kCoralService, "AccessDeniedException", std::move(message));
+}
 ApiError ApiError::ResourceNotFound(std::string message) {
   return Make(kDynamoDb, kResourceNotFoundException, std::move(message));
 }

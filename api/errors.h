@@ -94,6 +94,7 @@ struct ApiError {
   static ApiError Serialization(std::string message);
   static ApiError UnknownOperation();
   static ApiError MissingAuthenticationToken();
+  static ApiError AccessDenied(std::string message);
   static ApiError ResourceNotFound(std::string message);
   static ApiError ResourceInUse(std::string message);
   // The backup operations' own "Table not found: <name>".

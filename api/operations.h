@@ -38,6 +38,11 @@ ApiResult<std::string> ListBackups(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableFromBackup(Context&, const rapidjson::Value&);
 
+// resource_policy_ops.cc
+ApiResult<std::string> PutResourcePolicy(Context&, const rapidjson::Value&);
+ApiResult<std::string> GetResourcePolicy(Context&, const rapidjson::Value&);
+ApiResult<std::string> DeleteResourcePolicy(Context&, const rapidjson::Value&);
+
 // tag_ops.cc
 ApiResult<std::string> TagResource(Context&, const rapidjson::Value&);
 ApiResult<std::string> UntagResource(Context&, const rapidjson::Value&);

@@ -4,6 +4,7 @@
 #include "api/gsi_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/resource_policy.h"
 #include "api/table_json.h"
 #include "api/throughput_settings.h"
 #include "api/vector_index_request.h"
@@ -95,6 +96,20 @@ engine::Status ApplyStreamChange(engine::TableSchema& schema,
   return engine::Status::Ok();
 }
 
+// CreateTable's ResourcePolicy: checked as PutResourcePolicy checks one,
+// its revision the table's creation.
+ApiResult<std::optional<engine::ResourcePolicy>> ReadCreatePolicy(const Context& ctx,
+                                                                  const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto document = r.String("ResourcePolicy");
+  if (r.failed()) return r.error();
+  if (!document) return std::optional<engine::ResourcePolicy>();
+  auto canonical = CanonicalPolicy(*document);
+  if (!canonical.ok()) return canonical.take_error();
+  return std::optional<engine::ResourcePolicy>(
+      engine::ResourcePolicy{"", *canonical, std::to_string(ctx.db.clock().NowMillis())});
+}
+
 }  // namespace
 
 ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request) {
@@ -105,6 +120,9 @@ ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request
   if (schema->sse.enabled && schema->sse.kms_key_arn.empty()) {
     schema->sse.kms_key_arn = ctx.DefaultKmsKeyArn();
   }
+  auto policy = ReadCreatePolicy(ctx, request);
+  if (!policy.ok()) return policy.take_error();
+  if (*policy) schema->resource_policies.push_back(std::move(**policy));
   auto description = ctx.db.CreateTable(ctx.caller.ns, std::move(schema).value());
   if (!description.ok()) return description.status();
   // DynamoDB's CreateTable answer shows warm throughput only when asked

@@ -135,6 +135,14 @@ struct RestoredFrom {
   bool empty() const { return restore_millis == 0; }
 };
 
+// A resource-based policy (PutResourcePolicy, CreateTable) on the table or
+// on one of its streams: kept and answered, never enforced.
+struct ResourcePolicy {
+  std::string stream_label;  // empty: the table's own policy
+  std::string document;      // as api/resource_policy.h stores it
+  std::string revision_id;   // epoch milliseconds of the change, as text
+};
+
 struct TableSchema {
   // Identity, set by the Database on creation.
   uint64_t table_id = 0;
@@ -162,6 +170,7 @@ struct TableSchema {
   std::string ttl_attribute;      // empty: TTL disabled
   PointInTimeRecovery point_in_time_recovery;
   RestoredFrom restored_from;
+  std::vector<ResourcePolicy> resource_policies;
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }

@@ -231,12 +231,21 @@ void FieldsSinceVersion3(V& v, TableSchema& s) {
   v.Field(s.vector_indexes);
 }
 
-// Appended in version 4: where a restored table came from.
+template <class V>
+void Fields(V& v, ResourcePolicy& policy) {
+  v.Field(policy.stream_label);
+  v.Field(policy.document);
+  v.Field(policy.revision_id);
+}
+
+// Appended in version 4: where a restored table came from, and the
+// resource-based policies.
 template <class V>
 void FieldsSinceVersion4(V& v, TableSchema& s) {
   v.Field(s.restored_from.backup_arn);
   v.Field(s.restored_from.table_arn);
   v.Field(s.restored_from.restore_millis);
+  v.Field(s.resource_policies);
 }
 
 // The envelope every versioned catalog value shares: the format version,

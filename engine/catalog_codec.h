@@ -6,7 +6,7 @@
 // declaration order, strings length-prefixed, integers as varints, vectors
 // count-prefixed; version 2 appends the point-in-time recovery settings,
 // version 3 on-demand and warm throughput and vector indexes, version 4
-// where a restored table came from.
+// where a restored table came from and the resource-based policies.
 // Both versions decode. See catalog_codec.cc, the single definition.
 //
 // Thread safety: pure functions.
