@@ -1,25 +1,12 @@
-// DescribeContinuousBackups, UpdateContinuousBackups,
-// DescribeKinesisStreamingDestination, DescribeContributorInsights: the
-// table settings infrastructure tools (Terraform, CDK, Pulumi) read on every
-// refresh. Point-in-time recovery is kept per table in its schema and
-// described; nothing is backed up or restored. Kinesis destinations and
-// contributor insights are never configured here, so they describe as none.
+// DescribeContinuousBackups, UpdateContinuousBackups: point-in-time
+// recovery, kept per table in its schema and described (infrastructure
+// tools read it on every refresh).
 #include "api/backup_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 
 namespace ddb::api {
 namespace {
-
-// TableName (or the table's ARN) of these operations, validated.
-ApiResult<std::string> ReadTableName(RequestReader& r) {
-  auto name = r.String("TableName");
-  if (r.failed()) return r.error();
-  Constraints constraints;
-  constraints.TableNameOrArn(name);
-  if (!constraints.empty()) return constraints.ToError();
-  return TableNameFromArn(*name);
-}
 
 void WriteBackupSeconds(JsonWriter& w, int64_t millis) {
   w.Double(static_cast<double>(millis) / 1000.0);
@@ -56,7 +43,7 @@ ApiError BackupTableNotFound(const std::string& table) {
 
 ApiResult<std::string> DescribeContinuousBackups(Context& ctx, const rapidjson::Value& request) {
   RequestReader r(request);
-  auto table = ReadTableName(r);
+  auto table = ReadTableNameOrArn(r);
   if (!table.ok()) return table.take_error();
   auto schema = ctx.db.GetSchema(ctx.caller.ns, *table);
   if (!schema.ok()) return BackupTableNotFound(*table);
@@ -65,7 +52,7 @@ ApiResult<std::string> DescribeContinuousBackups(Context& ctx, const rapidjson::
 
 ApiResult<std::string> UpdateContinuousBackups(Context& ctx, const rapidjson::Value& request) {
   RequestReader r(request);
-  auto table = ReadTableName(r);
+  auto table = ReadTableNameOrArn(r);
   if (!table.ok()) return table.take_error();
   const rapidjson::Value* spec = r.Object("PointInTimeRecoverySpecification");
   if (r.failed()) return r.error();
@@ -101,43 +88,6 @@ ApiResult<std::string> UpdateContinuousBackups(Context& ctx, const rapidjson::Va
     return updated.status();
   }
   return RenderContinuousBackups(updated->schema.point_in_time_recovery, now);
-}
-
-ApiResult<std::string> DescribeKinesisStreamingDestination(Context& ctx,
-                                                           const rapidjson::Value& request) {
-  RequestReader r(request);
-  auto table = ReadTableName(r);
-  if (!table.ok()) return table.take_error();
-  auto description = ctx.db.DescribeTable(ctx.caller.ns, *table);
-  if (!description.ok()) return description.status();
-  return RenderObject([&](JsonWriter& w) {
-    w.Key("TableName");
-    WriteString(w, description->schema.name);
-    w.Key("KinesisDataStreamDestinations");
-    w.StartArray();
-    w.EndArray();
-  });
-}
-
-ApiResult<std::string> DescribeContributorInsights(Context& ctx,
-                                                   const rapidjson::Value& request) {
-  RequestReader r(request);
-  auto table = ReadTableName(r);
-  if (!table.ok()) return table.take_error();
-  auto index = r.String("IndexName");
-  if (r.failed()) return r.error();
-  auto description = ctx.db.DescribeTable(ctx.caller.ns, *table);
-  if (!description.ok()) return description.status();
-  return RenderObject([&](JsonWriter& w) {
-    w.Key("TableName");
-    WriteString(w, description->schema.name);
-    if (index) {
-      w.Key("IndexName");
-      WriteString(w, *index);
-    }
-    w.Key("ContributorInsightsStatus");
-    w.String("DISABLED");
-  });
 }
 
 }  // namespace ddb::api

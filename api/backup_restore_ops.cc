@@ -24,8 +24,8 @@ std::string BackupArn(const Context& ctx, const engine::BackupInfo& backup) {
 
 ApiError InvalidBackupArn() { return ApiError::Validation("Invalid Backup ARN"); }
 
-ApiError BackupNotFound(std::string_view arn) {
-  return ApiError::DynamoDb("BackupNotFoundException", "Backup not found: " + std::string(arn));
+ApiError NoSuchBackup(std::string_view arn) {
+  return ApiError::BackupNotFound("Backup not found: " + std::string(arn));
 }
 
 // The backup a BackupArn names in the caller's database: its id is the
@@ -36,7 +36,7 @@ ApiResult<std::shared_ptr<const engine::BackupInfo>> FindBackup(const Context& c
   size_t marker = arn.rfind(kMarker);
   if (!arn.starts_with("arn:") || marker == std::string_view::npos) return InvalidBackupArn();
   auto backup = ctx.db.FindBackup(ctx.caller.ns, arn.substr(marker + kMarker.size()));
-  if (!backup.ok() || BackupArn(ctx, **backup) != arn) return BackupNotFound(arn);
+  if (!backup.ok() || BackupArn(ctx, **backup) != arn) return NoSuchBackup(arn);
   return *backup;
 }
 
@@ -147,17 +147,7 @@ void WriteSourceTableFeatures(JsonWriter& w, const engine::TableSchema& s) {
     WriteString(w, s.ttl_attribute);
     w.EndObject();
   }
-  if (s.sse.enabled) {
-    w.Key("SSEDescription");
-    w.StartObject();
-    w.Key("Status");
-    w.String("ENABLED");
-    w.Key("SSEType");
-    WriteString(w, s.sse.sse_type);
-    w.Key("KMSMasterKeyArn");
-    WriteString(w, s.sse.kms_key_arn);
-    w.EndObject();
-  }
+  WriteSseDescription(w, s.sse);
   w.EndObject();
 }
 
@@ -378,7 +368,7 @@ ApiResult<std::string> DeleteBackup(Context& ctx, const rapidjson::Value& reques
   if (!backup.ok()) return backup.take_error();
   auto deleted = ctx.db.DeleteBackup(ctx.caller.ns, (*backup)->backup_id);
   if (!deleted.ok()) {
-    if (deleted.status().code() == engine::Status::Code::kNotFound) return BackupNotFound(*arn);
+    if (deleted.status().code() == engine::Status::Code::kNotFound) return NoSuchBackup(*arn);
     return deleted.status();
   }
   return RenderBackupDescription(ctx, **deleted, "DELETED");
@@ -479,10 +469,9 @@ ApiResult<std::string> RestoreTableFromBackup(Context& ctx, const rapidjson::Val
   auto restored = ctx.db.RestoreBackup(ctx.caller.ns, (*backup)->backup_id, std::move(*target));
   if (!restored.ok()) {
     if (restored.status().code() == engine::Status::Code::kAlreadyExists) {
-      return ApiError::DynamoDb("TableAlreadyExistsException",
-                                "Table already exists: " + std::string(*target_name));
+      return ApiError::TableAlreadyExists("Table already exists: " + std::string(*target_name));
     }
-    if (restored.status().code() == engine::Status::Code::kNotFound) return BackupNotFound(*arn);
+    if (restored.status().code() == engine::Status::Code::kNotFound) return NoSuchBackup(*arn);
     return restored.status();
   }
   // DynamoDB answers a restore as started: CREATING, in progress. The copy

@@ -19,7 +19,7 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 38> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 43> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
@@ -37,11 +37,14 @@ constexpr std::array<std::pair<std::string_view, Handler>, 38> kHandlers = {{
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
     {"DescribeTimeToLive", DescribeTimeToLive},
+    {"DisableKinesisStreamingDestination", DisableKinesisStreamingDestination},
+    {"EnableKinesisStreamingDestination", EnableKinesisStreamingDestination},
     {"ExecuteStatement", ExecuteStatement},
     {"ExecuteTransaction", ExecuteTransaction},
     {"GetItem", GetItem},
     {"GetResourcePolicy", GetResourcePolicy},
     {"ListBackups", ListBackups},
+    {"ListContributorInsights", ListContributorInsights},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
     {"PutItem", PutItem},
@@ -55,7 +58,9 @@ constexpr std::array<std::pair<std::string_view, Handler>, 38> kHandlers = {{
     {"TransactWriteItems", TransactWriteItems},
     {"UntagResource", UntagResource},
     {"UpdateContinuousBackups", UpdateContinuousBackups},
+    {"UpdateContributorInsights", UpdateContributorInsights},
     {"UpdateItem", UpdateItem},
+    {"UpdateKinesisStreamingDestination", UpdateKinesisStreamingDestination},
     {"UpdateTable", UpdateTable},
     {"UpdateTimeToLive", UpdateTimeToLive},
 }};

@@ -90,8 +90,14 @@ ApiError ApiError::ResourceInUse(std::string message) {
 ApiError ApiError::TableNotFound(std::string message) {
   return Make(kDynamoDb, "TableNotFoundException", std::move(message));
 }
-ApiError ApiError::DynamoDb(std::string_view short_type, std::string message) {
-  return Make(kDynamoDb, short_type, std::move(message));
+ApiError ApiError::BackupNotFound(std::string message) {
+  return Make(kDynamoDb, "BackupNotFoundException", std::move(message));
+}
+ApiError ApiError::TableAlreadyExists(std::string message) {
+  return Make(kDynamoDb, "TableAlreadyExistsException", std::move(message));
+}
+ApiError ApiError::PolicyNotFound(std::string message) {
+  return Make(kDynamoDb, "PolicyNotFoundException", std::move(message));
 }
 ApiError ApiError::ConditionalCheckFailed(std::string message) {
   return Make(kDynamoDb, "ConditionalCheckFailedException", std::move(message));

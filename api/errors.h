@@ -99,9 +99,9 @@ struct ApiError {
   static ApiError ResourceInUse(std::string message);
   // The backup operations' own "Table not found: <name>".
   static ApiError TableNotFound(std::string message);
-  // Another of DynamoDB's own exceptions, by its short name
-  // ("BackupNotFoundException", "PolicyNotFoundException", …).
-  static ApiError DynamoDb(std::string_view short_type, std::string message);
+  static ApiError BackupNotFound(std::string message);
+  static ApiError TableAlreadyExists(std::string message);  // a restore's target
+  static ApiError PolicyNotFound(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);

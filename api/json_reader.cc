@@ -154,6 +154,15 @@ std::string TableNameFromArn(std::string_view name_or_arn) {
   return std::string(name_or_arn.substr(at + kTablePart.size()));
 }
 
+ApiResult<std::string> ReadTableNameOrArn(RequestReader& r) {
+  auto name = r.String("TableName");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.TableNameOrArn(name);
+  if (!constraints.empty()) return constraints.ToError();
+  return TableNameFromArn(*name);
+}
+
 void Constraints::Enum(std::optional<std::string_view> value, std::string_view path,
                        std::initializer_list<std::string_view> allowed) {
   if (!value || std::find(allowed.begin(), allowed.end(), *value) != allowed.end()) return;

@@ -105,6 +105,11 @@ class Constraints {
 // name inside a table ARN ("arn:aws:dynamodb:<region>:<account>:table/<name>").
 std::string TableNameFromArn(std::string_view name_or_arn);
 
+// A control-plane TableName that may be the table's ARN (the backup,
+// insights and streaming-destination operations): read, checked (null or
+// 1-1024 characters) and resolved to the name.
+ApiResult<std::string> ReadTableNameOrArn(RequestReader& r);
+
 // The length DynamoDB's constraints measure: UTF-16 code units of UTF-8 text.
 size_t Utf16Length(std::string_view utf8);
 

@@ -28,8 +28,17 @@ ApiResult<std::string> DescribeEndpoints(Context&, const rapidjson::Value&);
 // backup_ops.cc
 ApiResult<std::string> DescribeContinuousBackups(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateContinuousBackups(Context&, const rapidjson::Value&);
-ApiResult<std::string> DescribeKinesisStreamingDestination(Context&, const rapidjson::Value&);
+
+// contributor_insights_ops.cc
+ApiResult<std::string> UpdateContributorInsights(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeContributorInsights(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListContributorInsights(Context&, const rapidjson::Value&);
+
+// kinesis_destination_ops.cc
+ApiResult<std::string> EnableKinesisStreamingDestination(Context&, const rapidjson::Value&);
+ApiResult<std::string> DisableKinesisStreamingDestination(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateKinesisStreamingDestination(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeKinesisStreamingDestination(Context&, const rapidjson::Value&);
 
 // backup_restore_ops.cc
 ApiResult<std::string> CreateBackup(Context&, const rapidjson::Value&);

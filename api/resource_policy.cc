@@ -21,9 +21,9 @@ ApiError InvalidDocument(std::string_view why) {
 
 // A statement's keys in the order DynamoDB writes them back; others follow
 // in the order given.
-constexpr std::string_view kStatementOrder[] = {
-    "Sid", "Effect", "Principal", "NotPrincipal", "Action", "NotAction",
-    "Resource", "NotResource", "Condition"};
+constexpr std::string_view kStatementOrder[] = {"Sid",          "Effect",      "Principal",
+                                                "NotPrincipal", "Action",      "NotAction",
+                                                "Resource",     "NotResource", "Condition"};
 
 bool IsAccountId(std::string_view text) {
   return text.size() == 12 &&
@@ -89,7 +89,7 @@ void WriteStatement(rapidjson::Writer<rapidjson::StringBuffer>& w, const Value& 
   auto write_member = [&](std::string_view key, const Value& value) {
     w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
     if (key == "Effect" && value.IsString()) {
-      std::string effect = EqualsIgnoringCase(Text(value), "allow") ? "Allow"
+      std::string effect = EqualsIgnoringCase(Text(value), "allow")  ? "Allow"
                            : EqualsIgnoringCase(Text(value), "deny") ? "Deny"
                                                                      : std::string(Text(value));
       w.String(effect.data(), static_cast<rapidjson::SizeType>(effect.size()));
@@ -171,8 +171,8 @@ const Value* Member(const Value& object, const char* name) {
 
 ApiResult<std::string> CanonicalPolicy(std::string_view document) {
   if (document.size() > kMaxPolicyBytes) {
-    return ApiError::InvalidParameters("Maximum policy size of " +
-                                       std::to_string(kMaxPolicyBytes) + " bytes exceeded");
+    return ApiError::InvalidParameters("Maximum policy size of " + std::to_string(kMaxPolicyBytes) +
+                                       " bytes exceeded");
   }
   rapidjson::Document parsed;
   parsed.Parse(document.data(), document.size());

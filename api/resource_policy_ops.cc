@@ -9,6 +9,7 @@
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/resource_policy.h"
+#include "api/schema_change.h"
 
 namespace ddb::api {
 namespace {
@@ -77,29 +78,23 @@ ApiResult<PolicyTarget> ReadTarget(const Context& ctx, std::optional<std::string
   return target;
 }
 
-ApiError TableNotFound(const std::string& table) {
-  return ApiError::ResourceNotFound("Requested resource not found: Table: " + table +
-                                    " not found");
-}
-
 // The target's schema, or DynamoDB's not-found for its table or stream.
 ApiResult<std::shared_ptr<const engine::TableSchema>> TargetSchema(const Context& ctx,
                                                                    const PolicyTarget& target) {
   auto schema = ctx.db.GetSchema(ctx.caller.ns, target.table);
-  if (!schema.ok()) return TableNotFound(target.table);
+  if (!schema.ok()) return engine::TableNotFound(target.table);
   if (!target.stream_label.empty() && target.stream_label != (*schema)->stream.label) {
-    return ApiError::ResourceNotFound("Requested resource not found: Stream: " +
-                                      target.stream_label + " not found for Table: " +
-                                      target.table);
+    return ApiError::ResourceNotFound(
+        "Requested resource not found: Stream: " + target.stream_label +
+        " not found for Table: " + target.table);
   }
   return *schema;
 }
 
 engine::ResourcePolicy* FindPolicy(engine::TableSchema& schema, const PolicyTarget& target) {
-  auto it = std::find_if(schema.resource_policies.begin(), schema.resource_policies.end(),
-                         [&](const engine::ResourcePolicy& p) {
-                           return p.stream_label == target.stream_label;
-                         });
+  auto it = std::find_if(
+      schema.resource_policies.begin(), schema.resource_policies.end(),
+      [&](const engine::ResourcePolicy& p) { return p.stream_label == target.stream_label; });
   return it == schema.resource_policies.end() ? nullptr : &*it;
 }
 
@@ -112,15 +107,14 @@ std::optional<ApiError> CheckExpected(std::optional<std::string_view> expected,
   if (!expected) return std::nullopt;
   if (*expected == "NO_POLICY" && !current) return std::nullopt;
   if (current && *expected == current->revision_id) return std::nullopt;
-  std::string prefix = std::string(kNotFoundPrefix) + "Requested update for policy with revision id " +
-                       std::string(*expected) + ", but ";
+  std::string prefix = std::string(kNotFoundPrefix) +
+                       "Requested update for policy with revision id " + std::string(*expected) +
+                       ", but ";
   if (!current) {
-    return ApiError::DynamoDb("PolicyNotFoundException",
-                              prefix + "table " + table + " has no associated policy.");
+    return ApiError::PolicyNotFound(prefix + "table " + table + " has no associated policy.");
   }
-  return ApiError::DynamoDb("PolicyNotFoundException",
-                            prefix + "the policy associated to target table " + table +
-                                " has revision id " + current->revision_id + ".");
+  return ApiError::PolicyNotFound(prefix + "the policy associated to target table " + table +
+                                  " has revision id " + current->revision_id + ".");
 }
 
 // A revision id after `previous`: the change's epoch milliseconds, moved
@@ -136,26 +130,6 @@ std::string RevisionBody(const std::string& revision) {
     w.Key("RevisionId");
     WriteString(w, revision);
   });
-}
-
-// Runs `change` on the target table's schema; an ApiError it sets is the
-// answer, and then nothing is stored.
-ApiResult<bool> ChangePolicies(
-    Context& ctx, const PolicyTarget& target,
-    const std::function<std::optional<ApiError>(engine::TableSchema&)>& change) {
-  std::optional<ApiError> refused;
-  auto updated = ctx.db.UpdateTable(ctx.caller.ns, target.table, [&](engine::TableSchema& s) {
-    refused = change(s);
-    return refused ? engine::Status::InvalidArgument("refused") : engine::Status::Ok();
-  });
-  if (refused) return *refused;
-  if (!updated.ok()) {
-    if (updated.status().code() == engine::Status::Code::kNotFound) {
-      return TableNotFound(target.table);
-    }
-    return updated.status();
-  }
-  return true;
 }
 
 }  // namespace
@@ -184,18 +158,19 @@ ApiResult<std::string> PutResourcePolicy(Context& ctx, const rapidjson::Value& r
         "future.");
   }
   std::string revision;
-  auto changed = ChangePolicies(ctx, *target, [&](engine::TableSchema& s) -> std::optional<ApiError> {
-    engine::ResourcePolicy* current = FindPolicy(s, *target);
-    if (auto refused = CheckExpected(expected, current, target->table)) return refused;
-    if (current && current->document == *canonical) {
-      revision = current->revision_id;  // the same policy: nothing changes
-      return std::nullopt;
-    }
-    revision = NextRevision(ctx, current);
-    if (!current) current = &s.resource_policies.emplace_back();
-    *current = {target->stream_label, *canonical, revision};
-    return std::nullopt;
-  });
+  auto changed =
+      ChangeSchema(ctx, target->table, [&](engine::TableSchema& s) -> std::optional<ApiError> {
+        engine::ResourcePolicy* current = FindPolicy(s, *target);
+        if (auto refused = CheckExpected(expected, current, target->table)) return refused;
+        if (current && current->document == *canonical) {
+          revision = current->revision_id;  // the same policy: nothing changes
+          return std::nullopt;
+        }
+        revision = NextRevision(ctx, current);
+        if (!current) current = &s.resource_policies.emplace_back();
+        *current = {target->stream_label, *canonical, revision};
+        return std::nullopt;
+      });
   if (!changed.ok()) return changed.take_error();
   return RevisionBody(revision);
 }
@@ -211,8 +186,7 @@ ApiResult<std::string> GetResourcePolicy(Context& ctx, const rapidjson::Value& r
   engine::TableSchema copy = **schema;
   const engine::ResourcePolicy* policy = FindPolicy(copy, *target);
   if (!policy) {
-    return ApiError::DynamoDb("PolicyNotFoundException",
-                              std::string(kNotFoundPrefix) + std::string(*arn));
+    return ApiError::PolicyNotFound(std::string(kNotFoundPrefix) + std::string(*arn));
   }
   return RenderObject([&](JsonWriter& w) {
     w.Key("Policy");
@@ -232,14 +206,16 @@ ApiResult<std::string> DeleteResourcePolicy(Context& ctx, const rapidjson::Value
   auto schema = TargetSchema(ctx, *target);
   if (!schema.ok()) return schema.take_error();
   std::optional<std::string> removed;
-  auto changed = ChangePolicies(ctx, *target, [&](engine::TableSchema& s) -> std::optional<ApiError> {
-    engine::ResourcePolicy* current = FindPolicy(s, *target);
-    if (auto refused = CheckExpected(expected, current, target->table)) return refused;
-    if (!current) return std::nullopt;
-    removed = current->revision_id;
-    s.resource_policies.erase(s.resource_policies.begin() + (current - s.resource_policies.data()));
-    return std::nullopt;
-  });
+  auto changed =
+      ChangeSchema(ctx, target->table, [&](engine::TableSchema& s) -> std::optional<ApiError> {
+        engine::ResourcePolicy* current = FindPolicy(s, *target);
+        if (auto refused = CheckExpected(expected, current, target->table)) return refused;
+        if (!current) return std::nullopt;
+        removed = current->revision_id;
+        s.resource_policies.erase(s.resource_policies.begin() +
+                                  (current - s.resource_policies.data()));
+        return std::nullopt;
+      });
   if (!changed.ok()) return changed.take_error();
   // With no policy there, DynamoDB answers an empty body.
   return removed ? RevisionBody(*removed) : std::string("{}");

@@ -52,6 +52,19 @@ void WriteThroughput(JsonWriter& w, const engine::ProvisionedThroughput& t) {
 
 }  // namespace
 
+void WriteSseDescription(JsonWriter& w, const engine::SseDescription& sse) {
+  if (!sse.enabled) return;
+  w.Key("SSEDescription");
+  w.StartObject();
+  w.Key("Status");
+  w.String("ENABLED");
+  w.Key("SSEType");
+  WriteString(w, sse.sse_type);
+  w.Key("KMSMasterKeyArn");
+  WriteString(w, sse.kms_key_arn);
+  w.EndObject();
+}
+
 void WriteOnDemandThroughput(JsonWriter& w, const engine::OnDemandThroughput& t) {
   if (t.empty()) return;  // DynamoDB describes only maximums that are set
   w.Key("OnDemandThroughput");
@@ -303,17 +316,7 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     w.Bool(true);
     w.EndObject();
   }
-  if (s.sse.enabled) {
-    w.Key("SSEDescription");
-    w.StartObject();
-    w.Key("Status");
-    w.String("ENABLED");
-    w.Key("SSEType");
-    WriteString(w, s.sse.sse_type);
-    w.Key("KMSMasterKeyArn");
-    WriteString(w, s.sse.kms_key_arn);
-    w.EndObject();
-  }
+  WriteSseDescription(w, s.sse);
   if (s.table_class != "STANDARD") {
     w.Key("TableClassSummary");
     w.StartObject();

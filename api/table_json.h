@@ -23,6 +23,9 @@ struct DescriptionView {
 // milliseconds are not whole seconds.
 void WriteSeconds(JsonWriter& w, int64_t millis);
 
+// Writes "SSEDescription" and its object when encryption is on.
+void WriteSseDescription(JsonWriter& w, const engine::SseDescription& sse);
+
 // Writes "OnDemandThroughput" and its object when a maximum is set.
 void WriteOnDemandThroughput(JsonWriter& w, const engine::OnDemandThroughput& t);
 

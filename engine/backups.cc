@@ -58,6 +58,7 @@ Result<BackupInfo> Backups::Create(std::string_view ns, std::string_view table,
   // the table as of one moment and no write lands between read and copy.
   DDB_RETURN_IF_ERROR(tables_.WithTableLocked(ns, table, [&](TableState& state) -> Status {
     state.write_mu.AssertHeld();  // by WithTableLocked
+    mu_.AssertHeld();             // since Create began
     info.created_millis = clock_.NowMillis();
     // DynamoDB finds no table to back up while it is being created.
     if (info.created_millis < state.active_at_millis) return Status::NotFound(table_name);
@@ -84,8 +85,8 @@ std::vector<std::shared_ptr<const BackupInfo>> Backups::List(std::string_view ns
   MutexLock lock(mu_);
   std::vector<std::shared_ptr<const BackupInfo>> list;
   std::string prefix = catalog_keys::QualifiedName(ns, "");
-  for (auto it = backups_.lower_bound(prefix); it != backups_.end() && it->first.starts_with(prefix);
-       ++it) {
+  for (auto it = backups_.lower_bound(prefix);
+       it != backups_.end() && it->first.starts_with(prefix); ++it) {
     list.push_back(it->second);
   }
   // Ids start with the creation time; the random rest orders backups of
@@ -136,7 +137,8 @@ Result<TableDescription> Backups::Restore(std::string_view ns, std::string_view 
   int64_t bytes = 0;
   DDB_RETURN_IF_ERROR(ReadTableData(store_, backup.data_id, data, &bytes));
   return tables_.CreateFilled(std::move(table), [&](uint64_t table_id, Store::Batch& batch) {
-    AddTableData(data, table_id, batch, [&](uint32_t index_id) { return kept.count(index_id) > 0; });
+    AddTableData(data, table_id, batch,
+                 [&](uint32_t index_id) { return kept.count(index_id) > 0; });
   });
 }
 

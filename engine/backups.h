@@ -50,8 +50,8 @@ class Backups {
   Result<std::shared_ptr<const BackupInfo>> Find(std::string_view ns,
                                                  std::string_view backup_id) const EXCLUDES(mu_);
   // Deletes the backup and its data; returns what it was.
-  Result<std::shared_ptr<const BackupInfo>> Delete(std::string_view ns,
-                                                   std::string_view backup_id) EXCLUDES(mu_);
+  Result<std::shared_ptr<const BackupInfo>> Delete(std::string_view ns, std::string_view backup_id)
+      EXCLUDES(mu_);
   // Creates `target` in `ns` with the backup's items and the entries of the
   // indexes `target` keeps (matched by index id). The caller derives
   // `target` from the backup's schema: its name, overrides, settings that
@@ -74,8 +74,7 @@ class Backups {
 
   mutable Mutex mu_;  // before the registry's locks
   // By catalog_keys::QualifiedName(ns, backup_id).
-  std::map<std::string, std::shared_ptr<const BackupInfo>, std::less<>> backups_
-      GUARDED_BY(mu_);
+  std::map<std::string, std::shared_ptr<const BackupInfo>, std::less<>> backups_ GUARDED_BY(mu_);
   uint64_t next_data_id_ GUARDED_BY(mu_) = kFirstDataId;
 };
 

@@ -143,6 +143,25 @@ struct ResourcePolicy {
   std::string revision_id;   // epoch milliseconds of the change, as text
 };
 
+// Contributor Insights on the table (empty index name) or one of its GSIs:
+// its settled state; the API describes the transition to it.
+struct ContributorInsights {
+  std::string index_name;
+  bool enabled = false;
+  std::string mode;                  // ContributorInsightsMode
+  int64_t last_update_millis = 0;
+  int64_t rules_created_millis = 0;  // the suffix of its rules' names
+};
+
+// A Kinesis Data Streams destination of the table's changes.
+struct KinesisDestination {
+  std::string stream_arn;
+  bool enabled = false;   // settled ACTIVE; else DISABLED
+  std::string precision;  // ApproximateCreationDateTimePrecision; empty until set
+  int64_t changed_millis = 0;
+  std::string last_change;  // "ENABLE", "DISABLE" or "UPDATE": the transition shown
+};
+
 struct TableSchema {
   // Identity, set by the Database on creation.
   uint64_t table_id = 0;
@@ -171,6 +190,8 @@ struct TableSchema {
   PointInTimeRecovery point_in_time_recovery;
   RestoredFrom restored_from;
   std::vector<ResourcePolicy> resource_policies;
+  std::vector<ContributorInsights> contributor_insights;
+  std::vector<KinesisDestination> kinesis_destinations;
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }

@@ -31,6 +31,8 @@ class Writer {
     coding::PutVarint(&out_, values.size());
     for (const auto& v : values) Field(v);
   }
+  // A schema inside another value (a backup's): its own versioned bytes.
+  void Field(const TableSchema& schema) { Field(EncodeTableSchema(schema)); }
   std::string Take() { return std::move(out_); }
 
  private:
@@ -69,20 +71,31 @@ class Reader {
     values.resize(count);
     for (auto& v : values) Field(v);
   }
+  void Field(TableSchema& schema) {
+    std::string bytes;
+    Field(bytes);
+    auto decoded = DecodeTableSchema(bytes);
+    if (decoded.ok()) {
+      schema = std::move(*decoded);
+    } else {
+      corrupt_ = true;
+    }
+  }
   coding::Reader& in() { return in_; }
-  // Whether a vector's count exceeded the bytes left (then decoding stops).
-  bool bad_count() const { return bad_count_; }
+  // Whether a vector's count exceeded the bytes left (then decoding stops)
+  // or a nested schema did not decode.
+  bool corrupt() const { return corrupt_; }
 
  private:
   // Every element takes at least one byte, so a larger count is corrupt.
   bool GetCount(uint64_t* count) {
     if (!in_.GetVarint(count)) return false;
-    if (*count > in_.remaining()) bad_count_ = true;
-    return !bad_count_;
+    if (*count > in_.remaining()) corrupt_ = true;
+    return !corrupt_;
   }
 
   coding::Reader in_;
-  bool bad_count_ = false;
+  bool corrupt_ = false;
 };
 
 template <class V>
@@ -238,14 +251,34 @@ void Fields(V& v, ResourcePolicy& policy) {
   v.Field(policy.revision_id);
 }
 
-// Appended in version 4: where a restored table came from, and the
-// resource-based policies.
+template <class V>
+void Fields(V& v, ContributorInsights& insights) {
+  v.Field(insights.index_name);
+  v.Field(insights.enabled);
+  v.Field(insights.mode);
+  v.Field(insights.last_update_millis);
+  v.Field(insights.rules_created_millis);
+}
+
+template <class V>
+void Fields(V& v, KinesisDestination& destination) {
+  v.Field(destination.stream_arn);
+  v.Field(destination.enabled);
+  v.Field(destination.precision);
+  v.Field(destination.changed_millis);
+  v.Field(destination.last_change);
+}
+
+// Appended in version 4: where a restored table came from, the
+// resource-based policies, Contributor Insights and Kinesis destinations.
 template <class V>
 void FieldsSinceVersion4(V& v, TableSchema& s) {
   v.Field(s.restored_from.backup_arn);
   v.Field(s.restored_from.table_arn);
   v.Field(s.restored_from.restore_millis);
   v.Field(s.resource_policies);
+  v.Field(s.contributor_insights);
+  v.Field(s.kinesis_destinations);
 }
 
 // The envelope every versioned catalog value shares: the format version,
@@ -269,7 +302,7 @@ Result<T> DecodeVersioned(std::string_view bytes, uint32_t oldest, uint32_t newe
   T value;
   bool known = version >= oldest && version <= newest;
   if (known) fields(r, value, version);
-  if (!known || !r.in().done() || r.bad_count()) {
+  if (!known || !r.in().done() || r.corrupt()) {
     return Status::Internal("stored " + std::string(what) + " is corrupt");
   }
   return value;
@@ -298,6 +331,18 @@ void Fields(V& v, std::pair<uint32_t, TableStats>& index_stats) {
 }
 
 template <class V>
+void BackupInfoFields(V& v, BackupInfo& b) {
+  v.Field(b.ns);
+  v.Field(b.backup_id);
+  v.Field(b.name);
+  v.Field(b.created_millis);
+  v.Field(b.data_id);
+  v.Field(b.schema);
+  Fields(v, b.stats);
+  v.Field(b.index_stats);
+}
+
+template <class V>
 void StreamInfoFields(V& v, StreamInfo& info, uint32_t) {
   Fields(v, info);
 }
@@ -316,43 +361,14 @@ Result<TableSchema> DecodeTableSchema(std::string_view bytes) {
 }
 
 std::string EncodeBackupInfo(const BackupInfo& info) {
-  Writer w;
-  w.Field(kBackupInfoFormatVersion);
-  BackupInfo& b = const_cast<BackupInfo&>(info);
-  w.Field(b.ns);
-  w.Field(b.backup_id);
-  w.Field(b.name);
-  w.Field(b.created_millis);
-  w.Field(b.data_id);
-  w.Field(EncodeTableSchema(b.schema));
-  Fields(w, b.stats);
-  w.Field(b.index_stats);
-  return w.Take();
+  return EncodeVersioned(kBackupInfoFormatVersion, info,
+                         [](auto& v, BackupInfo& b, uint32_t) { BackupInfoFields(v, b); });
 }
 
 Result<BackupInfo> DecodeBackupInfo(std::string_view bytes) {
-  Reader r(bytes);
-  uint32_t version = 0;
-  r.Field(version);
-  BackupInfo info;
-  std::string schema;
-  if (version == kBackupInfoFormatVersion) {
-    r.Field(info.ns);
-    r.Field(info.backup_id);
-    r.Field(info.name);
-    r.Field(info.created_millis);
-    r.Field(info.data_id);
-    r.Field(schema);
-    Fields(r, info.stats);
-    r.Field(info.index_stats);
-  }
-  if (version != kBackupInfoFormatVersion || !r.in().done() || r.bad_count()) {
-    return Status::Internal("stored backup is corrupt");
-  }
-  auto decoded = DecodeTableSchema(schema);
-  if (!decoded.ok()) return decoded.status();
-  info.schema = std::move(*decoded);
-  return info;
+  return DecodeVersioned<BackupInfo>(
+      bytes, kBackupInfoFormatVersion, kBackupInfoFormatVersion, "backup",
+      [](auto& v, BackupInfo& b, uint32_t) { BackupInfoFields(v, b); });
 }
 
 std::string EncodeTableStats(const TableStats& stats) {
@@ -372,8 +388,9 @@ Result<TableStats> DecodeTableStats(std::string_view bytes) {
 }
 
 std::string EncodeStreamInfo(const StreamInfo& info) {
-  return EncodeVersioned(kStreamInfoFormatVersion, info,
-                         [](auto& v, StreamInfo& i, uint32_t version) { StreamInfoFields(v, i, version); });
+  return EncodeVersioned(
+      kStreamInfoFormatVersion, info,
+      [](auto& v, StreamInfo& i, uint32_t version) { StreamInfoFields(v, i, version); });
 }
 
 Result<StreamInfo> DecodeStreamInfo(std::string_view bytes) {

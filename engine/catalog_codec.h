@@ -6,7 +6,8 @@
 // declaration order, strings length-prefixed, integers as varints, vectors
 // count-prefixed; version 2 appends the point-in-time recovery settings,
 // version 3 on-demand and warm throughput and vector indexes, version 4
-// where a restored table came from and the resource-based policies.
+// where a restored table came from, resource-based policies, Contributor
+// Insights and Kinesis destinations.
 // Both versions decode. See catalog_codec.cc, the single definition.
 //
 // Thread safety: pure functions.

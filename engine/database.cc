@@ -10,6 +10,7 @@ namespace ddb::engine {
 Database::Database(const DatabaseOptions& options, const Clock& clock,
                    std::unique_ptr<Store> store)
     : clock_(clock),
+      transient_status_millis_(options.transient_status_millis),
       store_(std::move(store)),
       streams_(*store_, clock, options.shard_rollover_millis, options.stream_retention_millis),
       tables_(*store_, clock, streams_, options.transient_status_millis),

@@ -196,6 +196,9 @@ class Database {
       std::string_view prefix) const;
 
   const Clock& clock() const { return clock_; }
+  // How long tables and settings pass through their transient statuses
+  // (CREATING, ENABLING, …): DynamoDB Local's -delayTransientStatuses.
+  int64_t transient_status_millis() const { return transient_status_millis_; }
 
  private:
   Database(const DatabaseOptions& options, const Clock& clock, std::unique_ptr<Store> store);
@@ -216,6 +219,7 @@ class Database {
       REQUIRES(state.write_mu);
 
   const Clock& clock_;
+  const int64_t transient_status_millis_;
   const std::unique_ptr<Store> store_;
   // The parts, each owning its state; constructed in this order (later
   // parts use earlier ones).

@@ -14,7 +14,12 @@ ARN = re.compile(r"^arn:aws:dynamodb:" + REGION + r":\d{12}:table/(?P<table>[^/]
                  r"/backup/(?P<millis>\d{14})-[0-9a-f]{8}$")
 
 
-def make_table(table, **kwargs):
+def make_table(table, index_throughput=None, **kwargs):
+    """A table keyed pk/sk with the KEYS_ONLY index by_g on g."""
+    index = {"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+             "Projection": {"ProjectionType": "KEYS_ONLY"}}
+    if index_throughput:
+        index["ProvisionedThroughput"] = index_throughput
     return table(
         range_key=("sk", "N"),
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
@@ -22,10 +27,7 @@ def make_table(table, **kwargs):
                               {"AttributeName": "g", "AttributeType": "S"}],
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
                    {"AttributeName": "sk", "KeyType": "RANGE"}],
-        GlobalSecondaryIndexes=[{"IndexName": "by_g",
-                                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-                                 "Projection": {"ProjectionType": "KEYS_ONLY"}}],
-        **kwargs)
+        GlobalSecondaryIndexes=[index], **kwargs)
 
 
 def item(pk, sk, g=None, **more):
@@ -214,20 +216,9 @@ def test_list_backups_filters_pages_and_bounds(dynamodb, table):
 
 
 def test_restore_overrides(dynamodb, table):
-    name = table(
-        range_key=("sk", "N"),
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "N"},
-                              {"AttributeName": "g", "AttributeType": "S"}],
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        GlobalSecondaryIndexes=[{"IndexName": "by_g",
-                                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-                                 "Projection": {"ProjectionType": "KEYS_ONLY"},
-                                 "ProvisionedThroughput": {"ReadCapacityUnits": 3,
-                                                           "WriteCapacityUnits": 3}}],
-        ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
-        TableClass="STANDARD_INFREQUENT_ACCESS")
+    name = make_table(table, index_throughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 3},
+                      ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+                      TableClass="STANDARD_INFREQUENT_ACCESS")
     dynamodb.put_item(TableName=name, Item=item("a", 1, g="x"))
     arn = dynamodb.create_backup(TableName=name, BackupName="overrides")["BackupDetails"][
         "BackupArn"]

@@ -77,6 +77,8 @@ TableSchema FullSchema() {
   s.ttl_attribute = "expires";
   s.point_in_time_recovery = {true, 1700000000123, 7};
   s.restored_from = {"arn:backup", "arn:table", 1700000000456};
+  s.contributor_insights = {{"by_g", true, "THROTTLED_KEYS", 5, 6}};
+  s.kinesis_destinations = {{"arn:aws:kinesis:x", true, "MICROSECOND", 7, "UPDATE"}};
   s.resource_policies = {{"", "{}", "1700000000789"}, {"2026-01-01T00:00:00.000", "{\"a\":1}", "17"}};
   return s;
 }
@@ -180,6 +182,12 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.restored_from.backup_arn, "arn:backup");
   EXPECT_EQ(d.restored_from.table_arn, "arn:table");
   EXPECT_EQ(d.restored_from.restore_millis, 1700000000456);
+  ASSERT_EQ(d.contributor_insights.size(), 1u);
+  EXPECT_EQ(d.contributor_insights[0].mode, "THROTTLED_KEYS");
+  EXPECT_EQ(d.contributor_insights[0].rules_created_millis, 6);
+  ASSERT_EQ(d.kinesis_destinations.size(), 1u);
+  EXPECT_EQ(d.kinesis_destinations[0].precision, "MICROSECOND");
+  EXPECT_EQ(d.kinesis_destinations[0].last_change, "UPDATE");
   ASSERT_EQ(d.resource_policies.size(), 2u);
   EXPECT_EQ(d.resource_policies[0].revision_id, "1700000000789");
   EXPECT_EQ(d.resource_policies[1].stream_label, "2026-01-01T00:00:00.000");
@@ -188,8 +196,8 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
 
 TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
   // Each version appends fields: version 4 where a restored table came from
-  // and the resource policies (four bytes at their defaults: two empty
-  // strings, a zero and an empty list), version
+  // and the policies, insights and destinations (six bytes at their
+  // defaults: two empty strings, a zero and three empty lists), version
   // 3 the on-demand maximums, warm
   // throughput and vector indexes (five bytes at their defaults for a table
   // without global indexes: four zeros and an empty list), version 2 the
@@ -198,7 +206,7 @@ TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  for (auto [version, trailing] : {std::pair{3, 4}, std::pair{2, 9}, std::pair{1, 12}}) {
+  for (auto [version, trailing] : {std::pair{3, 6}, std::pair{2, 11}, std::pair{1, 14}}) {
     SCOPED_TRACE(version);
     std::string older = bytes.substr(0, bytes.size() - trailing);
     older[0] = static_cast<char>(version);
