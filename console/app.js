@@ -5,8 +5,10 @@
 //   #/table/<name>/details  DescribeTable    #/triggers              every trigger
 //   #/faults                injected faults and the throttle
 //   #/snapshots             named snapshots: save, restore, forget
+//   #/backups               DynamoDB's on-demand backups: create, restore, delete
 
 import {credentials, describeTable, setCredentials} from './api.js';
+import {backupsView} from './backups.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
@@ -56,6 +58,7 @@ async function route() {
     else if (view === 'triggers') main.replaceChildren(h('h1', {}, 'Triggers'), triggersSection());
     else if (view === 'faults') faultsView(main);
     else if (view === 'snapshots') snapshotsView(main);
+    else if (view === 'backups') await backupsView(main);
     else await tablesView(main);
   } catch (error) {
     main.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type ?? 'Error'}: ${error.message}`));
@@ -66,7 +69,8 @@ const [clock, status] = clockPanel(route);
 document.getElementById('header').append(
   h('nav', {class: 'top'}, h('a', {href: '#/', class: 'brand'}, 'localdynamo'),
     h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers'),
-    h('a', {href: '#/faults'}, 'Faults'), h('a', {href: '#/snapshots'}, 'Snapshots')),
+    h('a', {href: '#/faults'}, 'Faults'), h('a', {href: '#/snapshots'}, 'Snapshots'),
+    h('a', {href: '#/backups'}, 'Backups')),
   clock, databaseForm(), status);
 window.addEventListener('hashchange', route);
 route();

@@ -412,6 +412,28 @@ test('save a snapshot, make a table, restore it from the list', async () => {
   await page.locator('table.snapshots tbody tr').filter({hasText: 'No snapshots.'}).waitFor();
 });
 
+test('back up a table, restore the backup as a new table, delete it', async () => {
+  await page.goto(`${server.url}/#/backups`);
+  await page.getByLabel('Table').selectOption('orders');
+  await page.getByLabel('Backup name').fill('orders-before');
+  await page.getByRole('button', {name: 'Create backup'}).click();
+  await page.getByRole('status').filter({hasText: 'Backed up orders as orders-before'}).waitFor();
+  const row = page.locator('table.backups tbody tr').filter({hasText: 'orders-before'});
+  assert.match(await row.innerText(), /orders-before\s+orders[\s\S]*AVAILABLE/);
+  await row.getByLabel('Restore orders-before as').fill('orders-copy');
+  await row.getByRole('button', {name: 'Restore'}).click();
+  await page.getByRole('status').filter({hasText: 'Restoring orders-before as orders-copy'}).waitFor();
+  // The copy has the table's items, read through DynamoDB's API.
+  const [copy, original] = await Promise.all(['orders-copy', 'orders'].map(
+    (TableName) => client.ddb('Scan', {TableName, Select: 'COUNT', ConsistentRead: true})));
+  assert.ok(copy.Count > 0 && copy.Count === original.Count, JSON.stringify([copy, original]));
+  await screenshot(page, 'console-backups');
+  await row.getByRole('button', {name: 'Delete'}).click();
+  await page.locator('table.backups tbody tr').filter({hasText: 'No backups.'}).waitFor();
+  assert.deepEqual((await client.ddb('ListBackups', {})).BackupSummaries, []);
+  await client.ddb('DeleteTable', {TableName: 'orders-copy'});
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();
