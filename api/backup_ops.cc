@@ -1,6 +1,8 @@
 // DescribeContinuousBackups, UpdateContinuousBackups: point-in-time
 // recovery, kept per table in its schema and described (infrastructure
 // tools read it on every refresh).
+#include <algorithm>
+
 #include "api/backup_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
@@ -25,10 +27,11 @@ std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int
     if (pitr.enabled) {
       w.Key("RecoveryPeriodInDays");
       w.Int64(pitr.recovery_period_days);
+      RecoveryWindow window = RecoveryWindowOf(pitr, now);
       w.Key("EarliestRestorableDateTime");
-      WriteBackupSeconds(w, pitr.enabled_since_millis);
+      WriteBackupSeconds(w, window.earliest);
       w.Key("LatestRestorableDateTime");
-      WriteBackupSeconds(w, now);
+      WriteBackupSeconds(w, window.latest);
     }
     w.EndObject();
     w.EndObject();
@@ -38,7 +41,12 @@ std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int
 }  // namespace
 
 ApiError BackupTableNotFound(const std::string& table) {
-  return ApiError::TableNotFound("Table not found: " + table);
+  return ApiError::TableNotFound(table.empty() ? "Table not found" : "Table not found: " + table);
+}
+
+RecoveryWindow RecoveryWindowOf(const engine::PointInTimeRecovery& pitr, int64_t now) {
+  constexpr int64_t kDayMillis = 86'400'000;
+  return {std::max(pitr.enabled_since_millis, now - pitr.recovery_period_days * kDayMillis), now};
 }
 
 ApiResult<std::string> DescribeContinuousBackups(Context& ctx, const rapidjson::Value& request) {

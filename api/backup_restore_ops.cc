@@ -1,6 +1,7 @@
 // CreateBackup, DescribeBackup, ListBackups, DeleteBackup and
 // RestoreTableFromBackup: DynamoDB's on-demand backups over the engine's
-// (engine/backups.h). A backup is ready when CreateBackup answers (which
+// (engine/backups.h); RestoreTableToPointInTime over its recovery history
+// (engine/history.h), with the same overrides. A backup is ready when CreateBackup answers (which
 // says CREATING, as DynamoDB's does; every later answer says AVAILABLE); it
 // outlives its table; a restore makes a new table from it, with DynamoDB's
 // overrides, and without what DynamoDB leaves for the user to set again
@@ -242,10 +243,12 @@ ApiResult<bool> OverrideIndexes(const rapidjson::Value& overrides, bool local,
   return true;
 }
 
-// The restored table's schema: the backup's under the new name, with the
-// request's overrides, less what DynamoDB does not restore.
+// The restored table's schema: the source's (a backup's, or the table's
+// for a point-in-time restore) under the new name, with the request's
+// overrides, less what DynamoDB does not restore.
 ApiResult<engine::TableSchema> RestoredSchema(const Context& ctx, const rapidjson::Value& request,
-                                              const engine::BackupInfo& backup,
+                                              const engine::TableSchema& source,
+                                              engine::RestoredFrom from,
                                               std::string_view target_name) {
   RequestReader r(request);
   auto billing_mode = r.String("BillingModeOverride");
@@ -258,7 +261,7 @@ ApiResult<engine::TableSchema> RestoredSchema(const Context& ctx, const rapidjso
   constraints.Enum(billing_mode, "billingModeOverride", {"PROVISIONED", "PAY_PER_REQUEST"});
   if (!constraints.empty()) return constraints.ToError();
 
-  engine::TableSchema target = backup.schema;
+  engine::TableSchema target = source;
   target.name = std::string(target_name);
   target.stream = {};
   target.ttl_attribute.clear();
@@ -310,10 +313,27 @@ ApiResult<engine::TableSchema> RestoredSchema(const Context& ctx, const rapidjso
       target.sse.kms_key_arn = ctx.DefaultKmsKeyArn();
     }
   }
-  // DynamoDB's RestoreDateTime for a backup is the backup's time.
-  target.restored_from = {BackupArn(ctx, backup), ctx.TableArn(backup.schema.name),
-                          backup.created_millis};
+  target.restored_from = std::move(from);
   return target;
+}
+
+// A restore's answer: the new table, or DynamoDB's error — `not_found`
+// when the source went meanwhile.
+ApiResult<std::string> RestoreAnswer(const Context& ctx,
+                                     engine::Result<engine::TableDescription> restored,
+                                     std::string_view target, ApiError not_found) {
+  if (!restored.ok()) {
+    if (restored.status().code() == engine::Status::Code::kAlreadyExists) {
+      return ApiError::TableAlreadyExists("Table already exists: " + std::string(target));
+    }
+    if (restored.status().code() == engine::Status::Code::kNotFound) return not_found;
+    return restored.status();
+  }
+  // DynamoDB answers a restore as started: CREATING, in progress. The copy
+  // is done already, so DescribeTable then finds it ACTIVE (after the
+  // transient-status delay, when one is set).
+  restored->schema.status = "CREATING";
+  return RenderTableDescription(ctx, "TableDescription", *restored);
 }
 
 }  // namespace
@@ -464,21 +484,79 @@ ApiResult<std::string> RestoreTableFromBackup(Context& ctx, const rapidjson::Val
   if (!constraints.empty()) return constraints.ToError();
   auto backup = FindBackup(ctx, *arn);
   if (!backup.ok()) return backup.take_error();
-  auto target = RestoredSchema(ctx, request, **backup, *target_name);
+  // DynamoDB's RestoreDateTime for a backup is the backup's time.
+  const engine::BackupInfo& source = **backup;
+  auto target = RestoredSchema(
+      ctx, request, source.schema,
+      {BackupArn(ctx, source), ctx.TableArn(source.schema.name), source.created_millis},
+      *target_name);
   if (!target.ok()) return target.take_error();
-  auto restored = ctx.db.RestoreBackup(ctx.caller.ns, (*backup)->backup_id, std::move(*target));
-  if (!restored.ok()) {
-    if (restored.status().code() == engine::Status::Code::kAlreadyExists) {
-      return ApiError::TableAlreadyExists("Table already exists: " + std::string(*target_name));
-    }
-    if (restored.status().code() == engine::Status::Code::kNotFound) return NoSuchBackup(*arn);
-    return restored.status();
+  return RestoreAnswer(
+      ctx, ctx.db.RestoreBackup(ctx.caller.ns, (*backup)->backup_id, std::move(*target)),
+      *target_name, NoSuchBackup(*arn));
+}
+
+// Checked in DynamoDB's order: the time, the source and the target's name
+// as given; the source table; its recovery; the time within its window;
+// the target's name free.
+ApiResult<std::string> RestoreTableToPointInTime(Context& ctx, const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto source_arn = r.String("SourceTableArn");
+  auto source_name = r.String("SourceTableName");
+  auto target_name = r.String("TargetTableName");
+  auto use_latest = r.Bool("UseLatestRestorableTime");
+  if (r.failed()) return r.error();
+  auto restore_time = ReadEpochMillis(request, "RestoreDateTime");
+  if (!restore_time.ok()) return restore_time.take_error();
+  if (use_latest.value_or(false) && *restore_time) {
+    return ApiError::Validation(
+        "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for "
+        "point-in-time restore request. Please specify either RestoreDateTime time or "
+        "UseLatestRestorableTime");
   }
-  // DynamoDB answers a restore as started: CREATING, in progress. The copy
-  // is done already, so DescribeTable then finds it ACTIVE (after the
-  // transient-status delay, when one is set).
-  restored->schema.status = "CREATING";
-  return RenderTableDescription(ctx, "TableDescription", *restored);
+  if (!use_latest.value_or(false) && !*restore_time) {
+    return ApiError::Validation(
+        "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be "
+        "specified, but not both");
+  }
+  if (source_arn && source_name) {
+    return ApiError::Validation("Must provide exactly one of: sourceTableArn, sourceTableName");
+  }
+  if (!source_arn && !source_name) {
+    return ApiError::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
+  Constraints constraints;
+  constraints.TableName(target_name, "targetTableName");
+  if (source_name) constraints.TableName(source_name, "sourceTableName");
+  if (!constraints.empty()) return constraints.ToError();
+
+  std::string source = source_name ? std::string(*source_name) : TableNameFromArn(*source_arn);
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, source);
+  if (!schema.ok()) {
+    // Named by ARN, DynamoDB's answer names no table.
+    return BackupTableNotFound(source_name ? source : "");
+  }
+  const engine::PointInTimeRecovery& pitr = (*schema)->point_in_time_recovery;
+  if (!pitr.enabled) {
+    return ApiError::PointInTimeRecoveryUnavailable(
+        "Point in time recovery is not enabled for table '" + source + "'");
+  }
+  RecoveryWindow window = RecoveryWindowOf(pitr, ctx.db.clock().NowMillis());
+  int64_t at = use_latest.value_or(false) ? window.latest : **restore_time;
+  if (at < window.earliest || at > window.latest) {
+    auto seconds = [](int64_t millis) { return engine::IsoMillis(millis).substr(0, 19) + "Z"; };
+    return ApiError::InvalidRestoreTime(
+        "RestoreDateTime '" + seconds(at) + "' must be within EarliestRestorableDateTime '" +
+        seconds(window.earliest) + "' and LatestRestorableDateTime '" + seconds(window.latest) +
+        "'");
+  }
+  auto target =
+      RestoredSchema(ctx, request, **schema, {"", ctx.TableArn(source), at}, *target_name);
+  if (!target.ok()) return target.take_error();
+  return RestoreAnswer(ctx,
+                       ctx.db.RestoreToPointInTime(ctx.caller.ns, source, at, std::move(*target)),
+                       *target_name, BackupTableNotFound(source_name ? source : ""));
 }
 
 }  // namespace ddb::api

@@ -19,7 +19,7 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 43> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 44> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
@@ -51,6 +51,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 43> kHandlers = {{
     {"PutResourcePolicy", PutResourcePolicy},
     {"Query", Query},
     {"RestoreTableFromBackup", RestoreTableFromBackup},
+    {"RestoreTableToPointInTime", RestoreTableToPointInTime},
     {"Scan", Scan},
     {"SearchVectors", SearchVectors},
     {"TagResource", TagResource},

@@ -96,6 +96,12 @@ ApiError ApiError::BackupNotFound(std::string message) {
 ApiError ApiError::TableAlreadyExists(std::string message) {
   return Make(kDynamoDb, "TableAlreadyExistsException", std::move(message));
 }
+ApiError ApiError::PointInTimeRecoveryUnavailable(std::string message) {
+  return Make(kDynamoDb, "PointInTimeRecoveryUnavailableException", std::move(message));
+}
+ApiError ApiError::InvalidRestoreTime(std::string message) {
+  return Make(kDynamoDb, "InvalidRestoreTimeException", std::move(message));
+}
 ApiError ApiError::PolicyNotFound(std::string message) {
   return Make(kDynamoDb, "PolicyNotFoundException", std::move(message));
 }

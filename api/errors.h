@@ -102,6 +102,8 @@ struct ApiError {
   static ApiError BackupNotFound(std::string message);
   static ApiError TableAlreadyExists(std::string message);  // a restore's target
   static ApiError PolicyNotFound(std::string message);
+  static ApiError PointInTimeRecoveryUnavailable(std::string message);
+  static ApiError InvalidRestoreTime(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);

@@ -46,6 +46,7 @@ ApiResult<std::string> DescribeBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListBackups(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableFromBackup(Context&, const rapidjson::Value&);
+ApiResult<std::string> RestoreTableToPointInTime(Context&, const rapidjson::Value&);
 
 // resource_policy_ops.cc
 ApiResult<std::string> PutResourcePolicy(Context&, const rapidjson::Value&);

@@ -109,6 +109,8 @@ ApiResult<std::string> Sweep(engine::Database& db) {
   }
   auto maintained = db.MaintainStreams();
   if (!maintained.ok()) return maintained;
+  auto trimmed = db.TrimHistory();
+  if (!trimmed.ok()) return trimmed;
   return RenderObject([&](JsonWriter& w) {
     w.Key("Deleted");
     w.StartArray();

@@ -17,6 +17,8 @@ Maintenance::Maintenance(engine::Database& db, double interval_seconds) : db_(db
       if (!swept.ok()) std::cerr << "localdynamo: TTL sweep: " << swept.status().message() << "\n";
       auto maintained = db_.MaintainStreams();
       if (!maintained.ok()) std::cerr << "localdynamo: streams: " << maintained.message() << "\n";
+      auto trimmed = db_.TrimHistory();
+      if (!trimmed.ok()) std::cerr << "localdynamo: recovery history: " << trimmed.message() << "\n";
       lock.lock();
     }
   });

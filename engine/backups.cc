@@ -136,10 +136,12 @@ Result<TableDescription> Backups::Restore(std::string_view ns, std::string_view 
   data.schema = backup.schema;
   int64_t bytes = 0;
   DDB_RETURN_IF_ERROR(ReadTableData(store_, backup.data_id, data, &bytes));
-  return tables_.CreateFilled(std::move(table), [&](uint64_t table_id, Store::Batch& batch) {
-    AddTableData(data, table_id, batch,
-                 [&](uint32_t index_id) { return kept.count(index_id) > 0; });
-  });
+  return tables_.CreateFilled(
+      std::move(table), [&](uint64_t table_id, Store::Batch& batch, TableRegistry::NewTable&) {
+        AddTableData(data, table_id, batch,
+                     [&](uint32_t index_id) { return kept.count(index_id) > 0; });
+        return Status::Ok();
+      });
 }
 
 Status Backups::DropAll(const std::function<Status()>& reset) {

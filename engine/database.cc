@@ -2,6 +2,7 @@
 
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
+#include "engine/history.h"
 #include "engine/item_reads.h"
 #include "engine/key_validation.h"
 
@@ -14,7 +15,7 @@ Database::Database(const DatabaseOptions& options, const Clock& clock,
       store_(std::move(store)),
       streams_(*store_, clock, options.shard_rollover_millis, options.stream_retention_millis),
       tables_(*store_, clock, streams_, options.transient_status_millis),
-      writer_(*store_, ttl_, streams_),
+      writer_(*store_, clock, ttl_, streams_),
       transactions_(*store_, tables_, writer_, options.transaction_hold_millis),
       sweeper_(*store_, clock, tables_, writer_, ttl_),
       tokens_(clock),
@@ -166,6 +167,17 @@ Result<std::vector<ExpiredItem>> Database::SweepExpired(size_t limit) {
   return sweeper_.Sweep(limit);
 }
 
+Status Database::TrimHistory() {
+  int64_t now = clock_.NowMillis();
+  for (const auto& state : tables_.All()) {
+    const PointInTimeRecovery& pitr = state->schema()->point_in_time_recovery;
+    if (!pitr.enabled) continue;
+    DDB_RETURN_IF_ERROR(engine::TrimHistory(*store_, state->table_id,
+                                            now - pitr.recovery_period_days * 86'400'000));
+  }
+  return Status::Ok();
+}
+
 Status Database::MaintainStreams() {
   return streams_.Maintain([this](uint64_t table_id) { return tables_.FindById(table_id); });
 }
@@ -202,7 +214,8 @@ Status Database::DropEverything() {
     // Keys of these families start with an 8-byte id or time: 9 bytes of
     // 0xff are past all of them.
     const std::string end(9, '\xff');
-    for (Family family : {Family::kItems, Family::kIndexes, Family::kStreams, Family::kTtl}) {
+    for (Family family : {Family::kItems, Family::kIndexes, Family::kStreams, Family::kTtl,
+                          Family::kHistory}) {
       batch.DeleteRange(family, std::string(), end);
     }
     for (char kind : catalog_keys::kTableKinds) {

@@ -129,6 +129,8 @@ class Database {
   Result<std::vector<ExpiredItem>> SweepExpired(size_t limit = SIZE_MAX);
   // Rolls over, trims and forgets streams as their age says.
   Status MaintainStreams();
+  // Forgets point-in-time history past each table's recovery period.
+  Status TrimHistory();
   std::vector<StreamDescription> ListStreams(std::string_view ns, std::string_view table) const;
   Result<StreamDescription> DescribeStream(std::string_view ns, std::string_view table,
                                            std::string_view label) const;
@@ -178,6 +180,14 @@ class Database {
   // the backup's items and the entries of the indexes it keeps.
   Result<TableDescription> RestoreBackup(std::string_view ns, std::string_view backup_id,
                                          TableSchema target);
+
+  // --- Point-in-time recovery (history.h, point_in_time.cc) ------------------
+  // Creates `target` (derived by the caller from the source's schema) with
+  // the items the table `source` held at `millis` — after every write made
+  // at or before it — and their index entries, in one batch. The caller
+  // checks that `millis` is within the recovery window.
+  Result<TableDescription> RestoreToPointInTime(std::string_view ns, std::string_view source,
+                                                int64_t millis, TableSchema target);
 
   // --- Vector search (vector_search.cc) -----------------------------------
   // The `query.top_k` items nearest `query.vector` in a vector index, best

@@ -4,6 +4,7 @@
 
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
+#include "engine/history.h"
 #include "engine/item_codec.h"
 #include "engine/item_reads.h"
 #include "engine/key_codec.h"
@@ -36,8 +37,8 @@ void PendingStats::CommitTo(TableState& state) const {
   }
 }
 
-ItemWriter::ItemWriter(Store& store, TtlSchedule& ttl, StreamLog& streams)
-    : store_(store), ttl_(ttl), streams_(streams) {}
+ItemWriter::ItemWriter(Store& store, const Clock& clock, TtlSchedule& ttl, StreamLog& streams)
+    : store_(store), clock_(clock), ttl_(ttl), streams_(streams) {}
 
 Result<std::optional<Item>> ItemWriter::Write(TableState& state, const TableSchema& key_schema,
                                               const Item& key, const Planner& planner) {
@@ -125,6 +126,10 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
       pending.earliest_expiry, TtlSchedule::WriteEntries(schema, item_key, old_ptr, new_ptr, batch));
   AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl, batch,
                      pending);
+  if (schema.point_in_time_recovery.enabled) {
+    DDB_RETURN_IF_ERROR(
+        AppendHistory(store_, state, item_key, old_ptr, clock_.NowMillis(), batch));
+  }
   if (new_ptr) {
     batch.Put(Family::kItems, item_key, prepared ? prepared->encoded : EncodeItem(*new_ptr));
   } else {

@@ -15,6 +15,7 @@
 
 #include "engine/attribute_value.h"
 #include "engine/catalog.h"
+#include "engine/clock.h"
 #include "engine/item_write.h"
 #include "engine/status.h"
 #include "engine/store.h"
@@ -68,7 +69,7 @@ PreparedPut PreparePut(const TableSchema& schema, const Item& item);
 
 class ItemWriter {
  public:
-  ItemWriter(Store& store, TtlSchedule& ttl, StreamLog& streams);
+  ItemWriter(Store& store, const Clock& clock, TtlSchedule& ttl, StreamLog& streams);
 
   // Reads the item at `item_key`, asks `planner` what to do, and applies it,
   // all under the table's write mutex. Returns the item as it was.
@@ -109,6 +110,7 @@ class ItemWriter {
                           PendingStats& pending) REQUIRES(state.write_mu);
 
   Store& store_;
+  const Clock& clock_;  // the time of history records (history.h)
   TtlSchedule& ttl_;
   StreamLog& streams_;
 };

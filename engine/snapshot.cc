@@ -69,6 +69,9 @@ Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
   for (const DataSnapshot::Table& table : snapshot.tables) {
     tables.push_back({target ? std::string(*target) : table.ns, table.schema, table.stats,
                       table.index_stats});
+    // A restored table's recovery history starts now: the old one's is gone.
+    auto& pitr = tables.back().schema.point_in_time_recovery;
+    if (pitr.enabled) pitr.enabled_since_millis = clock_.NowMillis();
   }
   int64_t earliest_expiry = INT64_MAX;
   auto fill = [&](size_t i, uint64_t table_id, Store::Batch& batch) {

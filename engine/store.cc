@@ -19,7 +19,7 @@ namespace ddb::engine {
 namespace {
 
 constexpr const char* kFamilyNames[kFamilyCount] = {"default", "items", "indexes", "streams",
-                                                    "ttl"};
+                                                    "ttl", "history"};
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 

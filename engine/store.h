@@ -20,8 +20,8 @@
 namespace ddb::engine {
 
 // Column families. Do not reorder: the names are persisted.
-enum class Family { kCatalog, kItems, kIndexes, kStreams, kTtl };
-inline constexpr int kFamilyCount = 5;
+enum class Family { kCatalog, kItems, kIndexes, kStreams, kTtl, kHistory };
+inline constexpr int kFamilyCount = 6;
 
 class Store {
  public:

@@ -6,6 +6,7 @@
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
 #include "engine/database.h"
+#include "engine/history.h"
 #include "engine/item_codec.h"
 #include "engine/key_codec.h"
 #include "engine/secondary_index.h"
@@ -94,6 +95,11 @@ Result<TableDescription> Database::UpdateTable(
   if (stream_stopped && state.stream) stop = streams_.Stop(*state.stream, batch);
   std::shared_ptr<StreamState> new_stream;
   if (stream_started) new_stream = streams_.Start(ns, schema, batch);
+  // Recovery turned off forgets the history it kept; turned on, it starts
+  // from now (the schema says since when).
+  if (old_schema->point_in_time_recovery.enabled && !schema.point_in_time_recovery.enabled) {
+    DropHistory(state.table_id, batch);
+  }
   std::map<uint32_t, TableStats> index_stats = state.index_stats;
   // Every kind of index keeps its entries under its own prefix.
   std::vector<uint32_t> dropped;

@@ -5,6 +5,7 @@
 
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
+#include "engine/history.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
@@ -155,8 +156,7 @@ Result<TableDescription> TableRegistry::Create(std::string_view ns, TableSchema 
   return CreateFilled({std::string(ns), std::move(schema), {}, {}}, nullptr);
 }
 
-Result<TableDescription> TableRegistry::CreateFilled(
-    NewTable table, const std::function<void(uint64_t, Store::Batch&)>& fill) {
+Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Filler& fill) {
   WriterLock lock(mu_);
   const std::string& ns = table.ns;
   TableSchema& schema = table.schema;
@@ -175,12 +175,12 @@ Result<TableDescription> TableRegistry::CreateFilled(
   Store::Batch batch(store_);
   batch.Put(Family::kCatalog, catalog_keys::kNextTableId,
             catalog_keys::EncodeCounter(next_table_id_ + 1));
+  if (fill) DDB_RETURN_IF_ERROR(fill(schema.table_id, batch, table));
   batch.Put(Family::kCatalog, catalog_keys::Stats(schema.table_id), EncodeTableStats(table.stats));
   for (const auto& [index_id, stats] : table.index_stats) {
     batch.Put(Family::kCatalog, catalog_keys::IndexStats(schema.table_id, index_id),
               EncodeTableStats(stats));
   }
-  if (fill) fill(schema.table_id, batch);
   std::shared_ptr<StreamState> stream;
   if (schema.stream.enabled) stream = streams_.Start(ns, schema, batch);
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
@@ -212,6 +212,7 @@ std::optional<StreamStop> TableRegistry::AddDrop(TableState& state, Store::Batch
   for (Family family : {Family::kItems, Family::kIndexes}) {
     batch.DeleteRange(family, begin, end);
   }
+  DropHistory(state.table_id, batch);
   // The stream stays readable (DISABLED) for the retention period; the
   // table's TTL entries are dropped by the sweeper as they come due.
   if (!state.stream) return std::nullopt;

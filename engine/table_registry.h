@@ -110,10 +110,11 @@ class TableRegistry {
                  const std::function<void(size_t, uint64_t, Store::Batch&)>& fill) EXCLUDES(mu_);
 
   // Creates `table` (kAlreadyExists if its name is taken) with the data
-  // `fill(table_id, batch)` adds, in one batch: a restore. Unlike Create it
-  // keeps the schema's index ids, which the data's index entries carry.
-  Result<TableDescription> CreateFilled(
-      NewTable table, const std::function<void(uint64_t, Store::Batch&)>& fill) EXCLUDES(mu_);
+  // `fill(table_id, batch, table)` adds, in one batch: a restore. `fill`
+  // may set the table's statistics to the data's; its error aborts. Unlike
+  // Create it keeps the schema's index ids, which the data's entries carry.
+  using Filler = std::function<Status(uint64_t table_id, Store::Batch&, NewTable&)>;
+  Result<TableDescription> CreateFilled(NewTable table, const Filler& fill) EXCLUDES(mu_);
 
   // Runs `read` holding the registry's lock (shared) and the write_mu of
   // the live table `name` of `ns`: kNotFound when there is none.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ struct TableState {
   // Item keys claimed by transactions that have decided but not yet
   // committed (DatabaseOptions::transaction_hold_millis).
   std::set<std::string> claimed GUARDED_BY(write_mu);
+  // The next history record's sequence number (history.h), found in the
+  // store at the table's first recorded write after a start.
+  std::optional<uint64_t> next_history_sequence GUARDED_BY(write_mu);
   // The table's enabled stream, or null.
   std::shared_ptr<StreamState> stream GUARDED_BY(write_mu);
   // Vector indexes' rows in memory, by index_id: loaded when first searched

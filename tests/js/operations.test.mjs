@@ -22,7 +22,7 @@ const {
 const kNotYetBuilt = [
   "CreateGlobalTable", "DescribeExport", "DescribeGlobalTable", "DescribeGlobalTableSettings",
   "DescribeImport", "DescribeTableReplicaAutoScaling", "ExportTableToPointInTime", "ImportTable",
-  "ListExports", "ListGlobalTables", "ListImports", "RestoreTableToPointInTime",
+  "ListExports", "ListGlobalTables", "ListImports",
   "UpdateGlobalTable", "UpdateGlobalTableSettings", "UpdateTableReplicaAutoScaling",
 ];
 

@@ -1,7 +1,8 @@
 // Replays what the Terraform AWS provider (v6) asks of DynamoDB for an
 // `aws_dynamodb_table` with a global index, TTL, point-in-time recovery and
-// tags — create, read, update, destroy — in the provider's order, and
-// asserts every field its waiters and its read depend on.
+// tags — create, read, update, destroy — for one restored to a point in
+// time, and for an `aws_dynamodb_resource_policy`, in the provider's order,
+// and asserts every field its waiters and its read depend on.
 //
 // The provider's waiters poll DescribeTable until a status is ACTIVE; a
 // status that is missing counts as "not found", and after 20 such answers
@@ -15,7 +16,8 @@ import {
   DeleteTableCommand, UpdateTimeToLiveCommand, DescribeTimeToLiveCommand,
   UpdateContinuousBackupsCommand, DescribeContinuousBackupsCommand,
   ListTagsOfResourceCommand, TagResourceCommand, UntagResourceCommand,
-  ResourceNotFoundException,
+  ResourceNotFoundException, PutItemCommand, ScanCommand, RestoreTableToPointInTimeCommand,
+  PutResourcePolicyCommand, GetResourcePolicyCommand, DeleteResourcePolicyCommand,
 } from "@aws-sdk/client-dynamodb";
 
 import { startServer } from "./localdynamo.mjs";
@@ -247,4 +249,46 @@ test("aws_dynamodb_table provisioned: warm throughput follows the highest capaci
   assert.deepEqual(table.WarmThroughput,
                    { ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: 4000, Status: "ACTIVE" });
   await ddb.send(new DeleteTableCommand({ TableName: name }));
+});
+
+test("aws_dynamodb_table restored to a point in time, and aws_dynamodb_resource_policy", async () => {
+  // The source, with point_in_time_recovery { enabled = true }.
+  const source = "tf-pitr-source";
+  await ddb.send(new CreateTableCommand({
+    TableName: source, BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+  }));
+  await waitTableActive(source);
+  await ddb.send(new UpdateContinuousBackupsCommand({
+    TableName: source, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }));
+  await waitPITR(source, "ENABLED");
+  await ddb.send(new PutItemCommand({ TableName: source, Item: { pk: { S: "kept" } } }));
+
+  // restore_source_name + restore_to_latest_time: RestoreTableToPointInTime,
+  // then the provider's create waiters.
+  const restored = "tf-pitr-restored";
+  const answer = await ddb.send(new RestoreTableToPointInTimeCommand({
+    SourceTableName: source, TargetTableName: restored, UseLatestRestorableTime: true }));
+  assert.equal(answer.TableDescription.RestoreSummary.RestoreInProgress, true);
+  await waitTableActive(restored);
+  await waitTableWarmThroughputActive(restored);
+  const { Items } = await ddb.send(new ScanCommand({ TableName: restored }));
+  assert.deepEqual(Items, [{ pk: { S: "kept" } }]);
+  // The provider then applies the resource's own recovery setting.
+  await waitPITR(restored, "DISABLED");
+
+  // aws_dynamodb_resource_policy: put, then read until it is there; destroy.
+  const arn = (await describe(restored)).TableArn;
+  const policy = JSON.stringify({ Version: "2012-10-17", Statement: [{
+    Effect: "Allow", Principal: { AWS: "arn:aws:iam::111122223333:root" },
+    Action: "dynamodb:GetItem", Resource: arn }] });
+  const { RevisionId } = await ddb.send(new PutResourcePolicyCommand({ ResourceArn: arn, Policy: policy }));
+  const read = await ddb.send(new GetResourcePolicyCommand({ ResourceArn: arn }));
+  assert.equal(read.RevisionId, RevisionId);
+  assert.deepEqual(JSON.parse(read.Policy), JSON.parse(policy));
+  await ddb.send(new DeleteResourcePolicyCommand({ ResourceArn: arn }));
+  await assert.rejects(ddb.send(new GetResourcePolicyCommand({ ResourceArn: arn })),
+                       (e) => e.name === "PolicyNotFoundException");
+  for (const name of [restored, source]) await ddb.send(new DeleteTableCommand({ TableName: name }));
 });

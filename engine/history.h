@@ -1,0 +1,47 @@
+// The change history point-in-time recovery keeps. Every write to a table
+// with recovery enabled adds, in the write's own batch, the item's value
+// before it (or that there was none) and the write's time by the clock,
+// under the table and a per-table sequence number. The table as it was at
+// an instant is the table as it is, with every change made after that
+// instant undone, newest first: so a restore sees exactly the writes that
+// had been acknowledged by then.
+//
+// Layout (persisted — do not change; docs/storage.md), family `history`:
+//   table_id:u64be sequence:u64be -> millis:varint item_key:string old_item
+// where `old_item` is the item's encoding (item_codec.h), empty when the
+// write created the item.
+//
+// Thread safety: the caller holds the table's write_mu (TableState).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "engine/item_codec.h"
+#include "engine/status.h"
+#include "engine/store.h"
+#include "engine/table_state.h"
+#include "engine/thread_annotations.h"
+
+namespace ddb::engine {
+
+// Adds to `batch` the record of a write at `millis` that replaces
+// `old_item` (null: none) at `item_key`.
+Status AppendHistory(const Store& store, TableState& state, const std::string& item_key,
+                     const Item* old_item, int64_t millis, Store::Batch& batch)
+    REQUIRES(state.write_mu);
+
+// The table's items as they were at `millis` — after every write made at or
+// before it — by item key (table id included), encoded.
+Result<std::map<std::string, std::string>> ItemsAt(const Store& store, const TableState& state,
+                                                   int64_t millis) REQUIRES(state.write_mu);
+
+// Deletes the table's history (recovery turned off, the table dropped).
+void DropHistory(uint64_t table_id, Store::Batch& batch);
+
+// Deletes the table's records older than `before_millis` (past the recovery
+// period). They are the oldest, in sequence order: one range delete.
+Status TrimHistory(Store& store, uint64_t table_id, int64_t before_millis);
+
+}  // namespace ddb::engine
