@@ -5,7 +5,7 @@
 // A change answers ENABLING or DISABLING and settles after the server's
 // transient-status delay (at once by default).
 #include <algorithm>
-#include <cstdlib>
+#include <charconv>
 
 #include "api/json_reader.h"
 #include "api/operations.h"
@@ -232,9 +232,12 @@ ApiResult<std::string> ListContributorInsights(Context& ctx, const rapidjson::Va
   // NextToken is the position of the next summary.
   size_t first = 0;
   if (token) {
-    char* end = nullptr;
-    first = std::strtoull(std::string(*token).c_str(), &end, 10);
-    if (token->empty() || *end != '\0') return ApiError::Validation("Invalid NextToken");
+    const char* end = token->data() + token->size();
+    auto [stop, error] = std::from_chars(token->data(), end, first);
+    if (token->empty() || error != std::errc() || stop != end) {
+      return ApiError::Validation("Invalid NextToken");
+    }
+    first = std::min(first, summaries.size());
   }
   size_t limit = max_results && *max_results > 0 ? static_cast<size_t>(*max_results) : 100;
   size_t last = std::min(summaries.size(), first + limit);

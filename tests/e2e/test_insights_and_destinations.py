@@ -73,6 +73,13 @@ def test_contributor_insights_per_table_and_index(dynamodb, table):
                                                  "NextToken": paged["NextToken"]})
     assert rest["ContributorInsightsSummaries"][0]["IndexName"] == "by_g"
     assert "NextToken" not in rest
+    for token in ("abc", "", "1x"):
+        with expect_error("ValidationException", "^Invalid NextToken$"):
+            table.raw("ListContributorInsights", {"TableName": name, "NextToken": token})
+    # A position past the end is an empty last page.
+    assert table.raw("ListContributorInsights", {"TableName": name,
+                                                 "NextToken": "18446744073709551615"}) == {
+        "ContributorInsightsSummaries": []}
 
     disabled = dynamodb.update_contributor_insights(TableName=name,
                                                     ContributorInsightsAction="DISABLE")
