@@ -96,18 +96,16 @@ engine::Status ApplyStreamChange(engine::TableSchema& schema,
   return engine::Status::Ok();
 }
 
-// CreateTable's ResourcePolicy: checked as PutResourcePolicy checks one,
-// its revision the table's creation.
-ApiResult<std::optional<engine::ResourcePolicy>> ReadCreatePolicy(const Context& ctx,
-                                                                  const rapidjson::Value& request) {
+// CreateTable's ResourcePolicy: checked as PutResourcePolicy checks one;
+// the registry gives it the table's creation time as its revision.
+ApiResult<std::optional<engine::ResourcePolicy>> ReadCreatePolicy(const rapidjson::Value& request) {
   RequestReader r(request);
   auto document = r.String("ResourcePolicy");
   if (r.failed()) return r.error();
   if (!document) return std::optional<engine::ResourcePolicy>();
   auto canonical = CanonicalPolicy(*document);
   if (!canonical.ok()) return canonical.take_error();
-  return std::optional<engine::ResourcePolicy>(
-      engine::ResourcePolicy{"", *canonical, std::to_string(ctx.db.clock().NowMillis())});
+  return std::optional<engine::ResourcePolicy>(engine::ResourcePolicy{"", *canonical, ""});
 }
 
 }  // namespace
@@ -120,7 +118,7 @@ ApiResult<std::string> CreateTable(Context& ctx, const rapidjson::Value& request
   if (schema->sse.enabled && schema->sse.kms_key_arn.empty()) {
     schema->sse.kms_key_arn = ctx.DefaultKmsKeyArn();
   }
-  auto policy = ReadCreatePolicy(ctx, request);
+  auto policy = ReadCreatePolicy(request);
   if (!policy.ok()) return policy.take_error();
   if (*policy) schema->resource_policies.push_back(std::move(**policy));
   auto description = ctx.db.CreateTable(ctx.caller.ns, std::move(schema).value());

@@ -141,6 +141,7 @@ struct ResourcePolicy {
   std::string stream_label;  // empty: the table's own policy
   std::string document;      // as api/resource_policy.h stores it
   std::string revision_id;   // epoch milliseconds of the change, as text
+                             // (given at CreateTable: set on creation)
 };
 
 // Contributor Insights on the table (empty index name) or one of its GSIs:

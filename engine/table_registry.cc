@@ -171,6 +171,10 @@ Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Fille
   schema.creation_millis = now;
   schema.status = "ACTIVE";
   if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;
+  // A resource policy given with the table takes its creation as revision.
+  for (ResourcePolicy& policy : schema.resource_policies) {
+    if (policy.revision_id.empty()) policy.revision_id = std::to_string(now);
+  }
 
   Store::Batch batch(store_);
   batch.Put(Family::kCatalog, catalog_keys::kNextTableId,
