@@ -33,6 +33,11 @@ struct Context {
     return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +
            std::string(table);
   }
+  // Whether a setting changed at `changed_millis` still shows its transition
+  // (ENABLING, DISABLING, …): for the server's transient-status delay.
+  bool InTransition(int64_t changed_millis) const {
+    return db.clock().NowMillis() < changed_millis + db.transient_status_millis();
+  }
   // The KMS key an SSE specification without a key ARN gets.
   std::string DefaultKmsKeyArn() const {
     return "arn:aws:kms:" + caller.region + ":" + caller.account_id + ":key/localdynamo";

@@ -9,6 +9,7 @@
 
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/schema_change.h"
 #include "api/table_json.h"
 
 namespace ddb::api {
@@ -21,18 +22,18 @@ ApiError InsightsIndexNotFound(std::string_view index, std::string_view table) {
                                     " not found for table: " + std::string(table));
 }
 
-const engine::ContributorInsights* FindInsights(const engine::TableSchema& schema,
-                                                std::string_view index) {
-  for (const auto& insights : schema.contributor_insights) {
-    if (insights.index_name == index) return &insights;
-  }
-  return nullptr;
+// The setting of `index` ("": the table's) in `schema` (const or not), or null.
+template <class Schema>
+auto* FindInsights(Schema& schema, std::string_view index) {
+  auto& all = schema.contributor_insights;
+  auto it =
+      std::find_if(all.begin(), all.end(), [&](const auto& i) { return i.index_name == index; });
+  return it == all.end() ? nullptr : &*it;
 }
 
 // The status a setting shows: the transition to it until it settles.
 std::string_view InsightsStatus(const Context& ctx, const engine::ContributorInsights& insights) {
-  bool settling =
-      ctx.db.clock().NowMillis() < insights.last_update_millis + ctx.db.transient_status_millis();
+  bool settling = ctx.InTransition(insights.last_update_millis);
   if (insights.enabled) return settling ? "ENABLING" : "ENABLED";
   return settling ? "DISABLING" : "DISABLED";
 }
@@ -110,19 +111,18 @@ ApiResult<std::string> UpdateContributorInsights(Context& ctx, const rapidjson::
   int64_t now = ctx.db.clock().NowMillis();
   engine::ContributorInsights after;
   std::string status;
-  auto updated = ctx.db.UpdateTable(
-      ctx.caller.ns, target->table, [&](engine::TableSchema& schema) -> engine::Status {
-        auto& all = schema.contributor_insights;
-        auto it = std::find_if(all.begin(), all.end(),
-                               [&](const auto& i) { return i.index_name == target->index; });
-        if (it == all.end()) {
+  auto updated =
+      ChangeSchema(ctx, target->table, [&](engine::TableSchema& schema) -> std::optional<ApiError> {
+        engine::ContributorInsights* found = FindInsights(schema, target->index);
+        if (!found) {
           if (!enable) {  // never enabled: nothing to disable, nothing to keep
             status = "DISABLED";
-            return engine::Status::Ok();
+            return std::nullopt;
           }
-          it = all.emplace(all.end(), engine::ContributorInsights{target->index, false, "", 0, 0});
+          found = &schema.contributor_insights.emplace_back(
+              engine::ContributorInsights{target->index, false, "", 0, 0});
         }
-        engine::ContributorInsights& insights = *it;
+        engine::ContributorInsights& insights = *found;
         // ENABLE without a mode means the default mode; the same setting
         // again changes nothing. DISABLE keeps the mode it had.
         std::string wanted =
@@ -137,9 +137,9 @@ ApiResult<std::string> UpdateContributorInsights(Context& ctx, const rapidjson::
           status = enable ? "ENABLING" : "DISABLING";
         }
         after = insights;
-        return engine::Status::Ok();
+        return std::nullopt;
       });
-  if (!updated.ok()) return updated.status();
+  if (!updated.ok()) return updated.take_error();
   return RenderObject([&](JsonWriter& w) {
     w.Key("TableName");
     WriteString(w, target->table);

@@ -21,7 +21,7 @@ constexpr std::string_view kNotValidForDestination =
 
 // What a destination shows: the transition it is in, or where it settled.
 std::string_view DestinationStatus(const Context& ctx, const engine::KinesisDestination& d) {
-  bool settling = ctx.db.clock().NowMillis() < d.changed_millis + ctx.db.transient_status_millis();
+  bool settling = ctx.InTransition(d.changed_millis);
   if (!d.enabled) return settling ? "DISABLING" : "DISABLED";
   if (!settling) return "ACTIVE";
   return d.last_change == "UPDATE" ? "UPDATING" : "ENABLING";

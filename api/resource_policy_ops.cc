@@ -91,7 +91,9 @@ ApiResult<std::shared_ptr<const engine::TableSchema>> TargetSchema(const Context
   return *schema;
 }
 
-engine::ResourcePolicy* FindPolicy(engine::TableSchema& schema, const PolicyTarget& target) {
+// The policy on `target` in `schema` (const or not), or null.
+template <class Schema>
+auto* FindPolicy(Schema& schema, const PolicyTarget& target) {
   auto it = std::find_if(
       schema.resource_policies.begin(), schema.resource_policies.end(),
       [&](const engine::ResourcePolicy& p) { return p.stream_label == target.stream_label; });
@@ -183,8 +185,7 @@ ApiResult<std::string> GetResourcePolicy(Context& ctx, const rapidjson::Value& r
   if (!target.ok()) return target.take_error();
   auto schema = TargetSchema(ctx, *target);
   if (!schema.ok()) return schema.take_error();
-  engine::TableSchema copy = **schema;
-  const engine::ResourcePolicy* policy = FindPolicy(copy, *target);
+  const engine::ResourcePolicy* policy = FindPolicy(**schema, *target);
   if (!policy) {
     return ApiError::PolicyNotFound(std::string(kNotFoundPrefix) + std::string(*arn));
   }
