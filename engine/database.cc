@@ -13,6 +13,10 @@ Database::Database(const DatabaseOptions& options, const Clock& clock,
     : clock_(clock),
       transient_status_millis_(options.transient_status_millis),
       store_(std::move(store)),
+      object_store_(options.object_store ? options.object_store
+                    : options.in_memory
+                        ? std::shared_ptr<ObjectStore>(std::make_shared<MemoryObjectStore>())
+                        : std::make_shared<FolderObjectStore>(options.data_dir + "/s3")),
       streams_(*store_, clock, options.shard_rollover_millis, options.stream_retention_millis),
       tables_(*store_, clock, streams_, options.transient_status_millis),
       writer_(*store_, clock, ttl_, streams_),

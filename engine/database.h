@@ -37,8 +37,10 @@
 #include "engine/client_tokens.h"
 #include "engine/clock.h"
 #include "engine/database_options.h"
+#include "engine/history.h"
 #include "engine/item_write.h"
 #include "engine/item_writer.h"
+#include "engine/object_store.h"
 #include "engine/read_request.h"
 #include "engine/settings.h"
 #include "engine/snapshot.h"
@@ -188,6 +190,14 @@ class Database {
   // checks that `millis` is within the recovery window.
   Result<TableDescription> RestoreToPointInTime(std::string_view ns, std::string_view source,
                                                 int64_t millis, TableSchema target);
+  // The table's items at `millis`, in item-key order (a full export).
+  Result<std::vector<Item>> ItemsAt(std::string_view ns, std::string_view table,
+                                    int64_t millis);
+  // Each item written after `from_millis` and at or before `to_millis`: its
+  // value at both ends (an incremental export). Items absent at both ends
+  // (made and deleted within the window) are left out.
+  Result<std::vector<ItemChange>> ChangesBetween(std::string_view ns, std::string_view table,
+                                                 int64_t from_millis, int64_t to_millis);
 
   // --- Vector search (vector_search.cc) -----------------------------------
   // The `query.top_k` items nearest `query.vector` in a vector index, best
@@ -206,6 +216,8 @@ class Database {
       std::string_view prefix) const;
 
   const Clock& clock() const { return clock_; }
+  // Where exports go and imports come from (object_store.h).
+  ObjectStore& object_store() const { return *object_store_; }
   // How long tables and settings pass through their transient statuses
   // (CREATING, ENABLING, …): DynamoDB Local's -delayTransientStatuses.
   int64_t transient_status_millis() const { return transient_status_millis_; }
@@ -231,6 +243,7 @@ class Database {
   const Clock& clock_;
   const int64_t transient_status_millis_;
   const std::unique_ptr<Store> store_;
+  const std::shared_ptr<ObjectStore> object_store_;
   // The parts, each owning its state; constructed in this order (later
   // parts use earlier ones).
   StreamLog streams_;

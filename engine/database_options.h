@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "engine/object_store.h"
 
 namespace ddb::engine {
 
@@ -30,6 +33,9 @@ struct DatabaseOptions {
   // Stream records older than this are trimmed; a disabled stream stays
   // readable this long.
   int64_t stream_retention_millis = 24LL * 3600 * 1000;
+  // Where exports go and imports come from (object_store.h). Null: a
+  // folder per bucket under <data_dir>/s3, or memory for an in-memory database.
+  std::shared_ptr<ObjectStore> object_store;
 };
 
 }  // namespace ddb::engine

@@ -76,6 +76,25 @@ Result<std::map<std::string, std::string>> ItemsAt(const Store& store, const Tab
   return items;
 }
 
+Result<std::map<std::string, int64_t>> ChangedBetween(const Store& store, const TableState& state,
+                                                      int64_t from_millis, int64_t to_millis) {
+  std::string begin = TablePrefix(state.table_id);
+  std::map<std::string, int64_t> changed;
+  auto history = store.NewIterator(Family::kHistory, begin, PrefixSuccessor(begin));
+  // Newest first, as ItemsAt undoes them: the first record of a key is its last write.
+  for (history->SeekToLast(); history->Valid(); history->Prev()) {
+    Record record;
+    if (!ParseRecord(history->value(), &record)) {
+      return Status::Internal("stored point-in-time history is corrupt");
+    }
+    if (record.millis <= from_millis) break;
+    if (record.millis > to_millis) continue;
+    changed.emplace(std::string(record.item_key), record.millis);
+  }
+  DDB_RETURN_IF_ERROR(history->status());
+  return changed;
+}
+
 void DropHistory(uint64_t table_id, Store::Batch& batch) {
   std::string begin = TablePrefix(table_id);
   batch.DeleteRange(Family::kHistory, begin, PrefixSuccessor(begin));

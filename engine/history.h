@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "engine/item_codec.h"
@@ -25,6 +26,14 @@
 #include "engine/thread_annotations.h"
 
 namespace ddb::engine {
+
+// One item's change over a window of history: its value at the window's
+// start and end (nullopt: absent), and when it was last written within it.
+struct ItemChange {
+  std::optional<Item> old_item;
+  std::optional<Item> new_item;
+  int64_t last_write_millis = 0;
+};
 
 // Adds to `batch` the record of a write at `millis` that replaces
 // `old_item` (null: none) at `item_key`.
@@ -36,6 +45,12 @@ Status AppendHistory(const Store& store, TableState& state, const std::string& i
 // before it — by item key (table id included), encoded.
 Result<std::map<std::string, std::string>> ItemsAt(const Store& store, const TableState& state,
                                                    int64_t millis) REQUIRES(state.write_mu);
+
+// The items written after `from_millis` and at or before `to_millis`, by
+// item key, with the time of the last of those writes.
+Result<std::map<std::string, int64_t>> ChangedBetween(const Store& store, const TableState& state,
+                                                      int64_t from_millis, int64_t to_millis)
+    REQUIRES(state.write_mu);
 
 // Deletes the table's history (recovery turned off, the table dropped).
 void DropHistory(uint64_t table_id, Store::Batch& batch);

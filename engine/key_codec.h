@@ -40,6 +40,8 @@ void AppendKeyValuePrefix(const AttributeValue& value, std::string* out);
 uint64_t PartitionHash(std::string_view encoded_pk);
 
 std::string TablePrefix(uint64_t table_id);
+// Its length: a table id is 8 bytes, big-endian.
+inline constexpr size_t kTablePrefixSize = 8;
 
 // REQUIRES: `pk` has the table's hash key type.
 std::string PartitionPrefix(uint64_t table_id, const AttributeValue& pk);

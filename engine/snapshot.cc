@@ -10,7 +10,6 @@
 namespace ddb::engine {
 namespace {
 
-constexpr size_t kTableIdSize = 8;
 
 // The TTL schedule's entries of the tables in `by_id` (table id -> index
 // in `tables`). The schedule is ordered by expiry, not by table: one pass
@@ -25,7 +24,7 @@ Status CopyTtlEntries(const Store& store, const std::map<uint64_t, size_t>& by_i
     auto table = by_id.find(coding::DecodeFixed64BE(item_key));
     if (table == by_id.end()) continue;
     tables[table->second].ttl_entries.emplace_back(expiry,
-                                                   std::string(item_key.substr(kTableIdSize)));
+                                                   std::string(item_key.substr(kTablePrefixSize)));
   }
   return it->status();
 }

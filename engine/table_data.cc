@@ -9,7 +9,6 @@
 namespace ddb::engine {
 namespace {
 
-constexpr size_t kTableIdSize = 8;
 constexpr size_t kIndexIdSize = 4;
 
 }  // namespace
@@ -22,7 +21,7 @@ Status ReadTableData(const Store& store, uint64_t table_id, DataSnapshot::Table&
                              std::pair(Family::kIndexes, &table.index_entries)}) {
     auto it = store.NewIterator(family, begin, end);
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      out->emplace_back(std::string(it->key().substr(kTableIdSize)), std::string(it->value()));
+      out->emplace_back(std::string(it->key().substr(kTablePrefixSize)), std::string(it->value()));
       *bytes += static_cast<int64_t>(it->key().size() + it->value().size());
     }
     DDB_RETURN_IF_ERROR(it->status());
@@ -49,8 +48,8 @@ void AddTableData(const DataSnapshot::Table& table, uint64_t table_id, Store::Ba
     uint32_t index_id = coding::DecodeFixed32BE(suffix);
     if (keep_index && !keep_index(index_id)) continue;
     key.assign(prefix).append(suffix);
-    if (suffix.size() >= kIndexIdSize + kTableIdSize && vector_indexes.count(index_id)) {
-      key.replace(kTableIdSize + kIndexIdSize, kTableIdSize, prefix);
+    if (suffix.size() >= kIndexIdSize + kTablePrefixSize && vector_indexes.count(index_id)) {
+      key.replace(kTablePrefixSize + kIndexIdSize, kTablePrefixSize, prefix);
     }
     batch.Put(Family::kIndexes, key, value);
   }

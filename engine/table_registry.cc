@@ -21,7 +21,9 @@ Result<TableStats> LoadStats(const Store& store, const std::string& key) {
   return DecodeTableStats(**stored);
 }
 
-std::string NewUuid() {
+}  // namespace
+
+std::string NewTableUuid() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   uint64_t hi = rng(), lo = rng();
   hi = (hi & ~0xF000ull) | 0x4000ull;                     // version 4
@@ -34,7 +36,6 @@ std::string NewUuid() {
   return buf;
 }
 
-}  // namespace
 
 TableRegistry::TableRegistry(Store& store, const Clock& clock, StreamLog& streams,
                              int64_t transient_status_millis)
@@ -167,7 +168,7 @@ Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Fille
   }
   int64_t now = clock_.NowMillis();
   schema.table_id = next_table_id_;
-  schema.table_uuid = NewUuid();
+  schema.table_uuid = NewTableUuid();
   schema.creation_millis = now;
   schema.status = "ACTIVE";
   if (schema.billing_mode == "PAY_PER_REQUEST") schema.pay_per_request_since_millis = now;

@@ -34,6 +34,9 @@
 
 namespace ddb::engine {
 
+// A new TableId: a random (version 4) UUID.
+std::string NewTableUuid();
+
 // A table's schema with its live statistics: what DescribeTable shows.
 struct TableDescription {
   TableSchema schema;

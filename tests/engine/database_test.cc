@@ -431,7 +431,8 @@ TEST_P(PersistentDatabaseTest, DeletedTableStaysDeletedAfterReopening) {
 TEST(DatabaseOpenTest, SecondOpenOfTheSameDirectoryFails) {
   test::TempDir dir;
   FakeClock clock;
-  DatabaseOptions options{.in_memory = false, .data_dir = dir.path()};
+  DatabaseOptions options;
+  options.data_dir = dir.path();
   auto first = Database::Open(options, clock);
   ASSERT_OK(first);
   auto second = Database::Open(options, clock);
