@@ -2,6 +2,7 @@
 // recovery, kept per table in its schema and described (infrastructure
 // tools read it on every refresh).
 #include <algorithm>
+#include <cmath>
 
 #include "api/backup_request.h"
 #include "api/json_reader.h"
@@ -42,6 +43,14 @@ std::string RenderContinuousBackups(const engine::PointInTimeRecovery& pitr, int
 
 ApiError BackupTableNotFound(const std::string& table) {
   return ApiError::TableNotFound(table.empty() ? "Table not found" : "Table not found: " + table);
+}
+
+ApiResult<std::optional<int64_t>> ReadEpochMillis(const rapidjson::Value& request,
+                                                  const char* name) {
+  auto member = request.FindMember(name);
+  if (member == request.MemberEnd() || member->value.IsNull()) return std::optional<int64_t>();
+  if (!member->value.IsNumber()) return WrongType(member->value, "Date");
+  return std::optional<int64_t>(std::llround(member->value.GetDouble() * 1000.0));
 }
 
 RecoveryWindow RecoveryWindowOf(const engine::PointInTimeRecovery& pitr, int64_t now) {

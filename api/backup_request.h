@@ -3,6 +3,9 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <rapidjson/document.h>
+
+#include <optional>
 #include <string>
 
 #include "api/errors.h"
@@ -23,5 +26,10 @@ struct RecoveryWindow {
   int64_t latest = 0;
 };
 RecoveryWindow RecoveryWindowOf(const engine::PointInTimeRecovery& pitr, int64_t now);
+
+// A timestamp member (epoch seconds, fractions allowed) in milliseconds;
+// nothing when absent or null; SerializationException when not a number.
+ApiResult<std::optional<int64_t>> ReadEpochMillis(const rapidjson::Value& request,
+                                                  const char* name);
 
 }  // namespace ddb::api

@@ -168,14 +168,6 @@ std::string RenderBackupDescription(const Context& ctx, const engine::BackupInfo
 }
 
 // An optional epoch-seconds member (TimeRangeLowerBound, …) in milliseconds.
-ApiResult<std::optional<int64_t>> ReadEpochMillis(const rapidjson::Value& request,
-                                                  const char* name) {
-  auto member = request.FindMember(name);
-  if (member == request.MemberEnd() || member->value.IsNull()) return std::optional<int64_t>();
-  if (!member->value.IsNumber()) return WrongType(member->value, "Date");
-  return std::optional<int64_t>(std::llround(member->value.GetDouble() * 1000.0));
-}
-
 // Whether an override's KeySchema and Projection are `index`'s: DynamoDB
 // matches an override to one of the backup's indexes by these, so an
 // index may be renamed as it is restored.

@@ -19,7 +19,7 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 44> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 50> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
@@ -33,6 +33,8 @@ constexpr std::array<std::pair<std::string_view, Handler>, 44> kHandlers = {{
     {"DescribeContinuousBackups", DescribeContinuousBackups},
     {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
+    {"DescribeExport", DescribeExport},
+    {"DescribeImport", DescribeImport},
     {"DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestination},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
@@ -41,10 +43,14 @@ constexpr std::array<std::pair<std::string_view, Handler>, 44> kHandlers = {{
     {"EnableKinesisStreamingDestination", EnableKinesisStreamingDestination},
     {"ExecuteStatement", ExecuteStatement},
     {"ExecuteTransaction", ExecuteTransaction},
+    {"ExportTableToPointInTime", ExportTableToPointInTime},
     {"GetItem", GetItem},
     {"GetResourcePolicy", GetResourcePolicy},
+    {"ImportTable", ImportTable},
     {"ListBackups", ListBackups},
     {"ListContributorInsights", ListContributorInsights},
+    {"ListExports", ListExports},
+    {"ListImports", ListImports},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
     {"PutItem", PutItem},

@@ -102,6 +102,23 @@ ApiError ApiError::PointInTimeRecoveryUnavailable(std::string message) {
 ApiError ApiError::InvalidRestoreTime(std::string message) {
   return Make(kDynamoDb, "InvalidRestoreTimeException", std::move(message));
 }
+ApiError ApiError::InvalidExportTime(std::string message) {
+  return Make(kDynamoDb, "InvalidExportTimeException", std::move(message));
+}
+ApiError ApiError::ExportConflict() {
+  return Make(kDynamoDb, "ExportConflictException",
+              "Export conflict: Duplicate request detected with conflicting parameters");
+}
+ApiError ApiError::ExportNotFound(std::string message) {
+  return Make(kDynamoDb, "ExportNotFoundException", std::move(message));
+}
+ApiError ApiError::ImportConflict() {
+  return Make(kDynamoDb, "ImportConflictException",
+              "Import conflict: Duplicate request detected with conflicting parameters");
+}
+ApiError ApiError::ImportNotFound(std::string message) {
+  return Make(kDynamoDb, "ImportNotFoundException", std::move(message));
+}
 ApiError ApiError::PolicyNotFound(std::string message) {
   return Make(kDynamoDb, "PolicyNotFoundException", std::move(message));
 }

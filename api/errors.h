@@ -104,6 +104,11 @@ struct ApiError {
   static ApiError PolicyNotFound(std::string message);
   static ApiError PointInTimeRecoveryUnavailable(std::string message);
   static ApiError InvalidRestoreTime(std::string message);
+  static ApiError InvalidExportTime(std::string message);
+  static ApiError ExportConflict();  // the same ClientToken with other parameters
+  static ApiError ExportNotFound(std::string message);
+  static ApiError ImportConflict();
+  static ApiError ImportNotFound(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);

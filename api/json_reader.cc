@@ -1,5 +1,7 @@
 #include "api/json_reader.h"
 
+#include <rapidjson/error/en.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -280,6 +282,39 @@ bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc
 
 bool ParseUntrustedJson(std::string_view json, rapidjson::Document& doc) {
   return ParseBounded(json, kMaxJsonNesting, &doc);
+}
+
+ApiResult<rapidjson::Document> ParseJsonObject(std::string_view text, std::string_view what) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(),
+                                                                                    text.size());
+  if (doc.HasParseError()) {
+    return ApiError::Validation(std::string(what) + " is not valid JSON: " +
+                                rapidjson::GetParseError_En(doc.GetParseError()) +
+                                " (at character " + std::to_string(doc.GetErrorOffset() + 1) +
+                                ")");
+  }
+  if (!doc.IsObject()) return ApiError::Validation(std::string(what) + " is not a JSON object");
+  return doc;
+}
+
+std::string CompactJson(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  value.Accept(w);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string StringMemberOr(const rapidjson::Value& object, const char* name) {
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return "";
+  return std::string(View(it->value));
+}
+
+uint64_t UnsignedMemberOr(const rapidjson::Value& object, const char* name) {
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsUint64()) return 0;
+  return it->value.GetUint64();
 }
 
 }  // namespace ddb::api

@@ -144,4 +144,15 @@ bool IsAscii(std::string_view text);
 // to nest as deep as a request (admin bodies, trigger definitions, filters).
 bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc);
 
+// Documents that are data rather than requests (export lines and manifests,
+// answers read back by the offline commands): `text` parsed as one JSON
+// object; the error's message names it as `what` ("the line is not valid
+// JSON: ... (at character N)", "... is not a JSON object").
+ApiResult<rapidjson::Document> ParseJsonObject(std::string_view text, std::string_view what);
+// `value` written back as compact JSON.
+std::string CompactJson(const rapidjson::Value& value);
+// A member's string or unsigned value; empty or 0 when absent or of another type.
+std::string StringMemberOr(const rapidjson::Value& object, const char* name);
+uint64_t UnsignedMemberOr(const rapidjson::Value& object, const char* name);
+
 }  // namespace ddb::api

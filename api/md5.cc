@@ -1,10 +1,12 @@
-#include "cli/md5.h"
+#include "api/md5.h"
 
 #include <cstring>
 #include <fstream>
 #include <vector>
 
-namespace ddb::cli {
+#include "api/base64.h"
+
+namespace ddb::api {
 namespace {
 
 constexpr uint32_t kShifts[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
@@ -127,4 +129,9 @@ std::string Md5Hex(const Md5Digest& digest) {
   return hex;
 }
 
-}  // namespace ddb::cli
+std::string Md5Base64(const Md5Digest& digest) {
+  return Base64Encode(
+      std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+}
+
+}  // namespace ddb::api

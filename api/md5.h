@@ -1,4 +1,4 @@
-// MD5 (RFC 1321) of a file: the checksums DynamoDB's export manifests carry
+// MD5 (RFC 1321): the checksums DynamoDB's export manifests carry
 // for each data file (md5Checksum, base64; etag, hex as S3 gives it for a
 // single-part upload). Not for security.
 //
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace ddb::cli {
+namespace ddb::api {
 
 using Md5Digest = std::array<uint8_t, 16>;
 
@@ -33,5 +33,6 @@ Md5Digest Md5Of(std::string_view bytes);
 // nullopt if the file cannot be read.
 std::optional<Md5Digest> Md5OfFile(const std::string& path);
 std::string Md5Hex(const Md5Digest& digest);
+std::string Md5Base64(const Md5Digest& digest);
 
-}  // namespace ddb::cli
+}  // namespace ddb::api

@@ -48,6 +48,16 @@ ApiResult<std::string> DeleteBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableFromBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableToPointInTime(Context&, const rapidjson::Value&);
 
+// export_ops.cc
+ApiResult<std::string> ExportTableToPointInTime(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeExport(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListExports(Context&, const rapidjson::Value&);
+
+// import_ops.cc
+ApiResult<std::string> ImportTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeImport(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListImports(Context&, const rapidjson::Value&);
+
 // resource_policy_ops.cc
 ApiResult<std::string> PutResourcePolicy(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetResourcePolicy(Context&, const rapidjson::Value&);

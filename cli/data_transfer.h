@@ -1,9 +1,7 @@
 // The JSON shapes of the offline data commands (`localdynamo export`,
-// `import`, `dump-models`): the request bodies they send through Dispatch,
-// the answers they read back, the lines of DynamoDB's export to S3
-// (DYNAMODB_JSON: one {"Item": {...}} per line) and its two manifests,
-// manifest-summary.json and manifest-files.json, as the DynamoDB Developer
-// Guide's "Table export output format" describes them.
+// `import`, `dump-models`): the request bodies they send through Dispatch
+// and the answers they read back. The export's own files are
+// api/export_format.h, shared with ExportTableToPointInTime and ImportTable.
 //
 // The commands around them (files, gzip, progress) are the rest of cli/;
 // this module only knows JSON, so every item still passes the validation
@@ -21,14 +19,6 @@
 #include "api/errors.h"
 
 namespace ddb::cli {
-
-// One line of an import file: an export line ({"Item": {...}}) or a bare
-// DynamoDB-JSON item, as fixtures' items/<T>.jsonl hold. Returns the item's
-// JSON, or nothing for a line to skip (blank, or starting with //). The
-// error's message says what is wrong with the line ("not valid JSON", ...);
-// the item's attributes are validated later, by the write itself.
-// A bare item whose only attribute is named "Item" reads as an export line.
-api::ApiResult<std::optional<std::string>> ItemFromImportLine(std::string_view line);
 
 // Request bodies. `items` hold item JSON objects as ItemFromImportLine gives them.
 std::string BatchWriteItemBody(std::string_view table, const std::vector<std::string>& items);
@@ -74,32 +64,5 @@ api::ApiResult<TableFacts> ParseTableFacts(std::string_view describe_table_body)
 // same request with the name replaced.
 api::ApiResult<std::string> TableNameOfCreateRequest(std::string_view body);
 api::ApiResult<std::string> WithTableName(std::string_view body, std::string_view table);
-
-// manifest-files.json: one JSON object per line and data file.
-struct ExportDataFile {
-  std::string data_file_key;  // "<prefix>/AWSDynamoDB/<export id>/data/<name>.json.gz"
-  uint64_t item_count = 0;
-  std::string md5_base64;  // md5Checksum
-  std::string etag;        // S3's ETag of a single-part upload: the hex MD5
-};
-std::string RenderManifestFileLine(const ExportDataFile& file);
-// A line of a real export's manifest-files.json; md5 and etag may be absent.
-api::ApiResult<ExportDataFile> ParseManifestFileLine(std::string_view line);
-
-// manifest-summary.json of a full export.
-struct ExportSummary {
-  std::string export_arn;
-  std::string start_time, end_time, export_time;  // ISO 8601, milliseconds, "Z"
-  std::string table_arn, table_id;
-  std::string s3_bucket, s3_prefix;
-  std::string manifest_files_key;
-  uint64_t billed_size_bytes = 0;
-  uint64_t item_count = 0;
-  std::string output_format = "DYNAMODB_JSON";
-  std::string export_type = "FULL_EXPORT";
-};
-std::string RenderManifestSummary(const ExportSummary& summary);
-// Reads the members an import needs; absent ones stay empty or zero.
-api::ApiResult<ExportSummary> ParseManifestSummary(std::string_view text);
 
 }  // namespace ddb::cli

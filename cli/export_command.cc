@@ -3,19 +3,15 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <random>
 
-#include "api/base64.h"
+#include "api/export_format.h"
+#include "api/transfer_records.h"
 #include "cli/data_commands.h"
 #include "cli/data_transfer.h"
-#include "cli/gzip_file.h"
-#include "cli/md5.h"
 #include "cli/progress.h"
+#include "engine/object_store.h"
 
 namespace ddb::cli {
 namespace {
@@ -27,79 +23,47 @@ int64_t NowMillis() {
       .count();
 }
 
-// "2020-11-04T07:28:34.028Z"
-std::string IsoTime(int64_t millis) {
-  std::time_t seconds = millis / 1000;
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[40];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &utc);
-  char with_millis[48];
-  std::snprintf(with_millis, sizeof(with_millis), "%s.%03dZ", text,
-                static_cast<int>(millis % 1000));
-  return with_millis;
-}
-
-std::string RandomToken(std::mt19937_64& random, size_t length, std::string_view alphabet) {
-  std::string token;
-  for (size_t i = 0; i < length; ++i) token += alphabet[random() % alphabet.size()];
-  return token;
-}
-
-bool WriteTextFile(const fs::path& path, std::string_view text, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) *error = "cannot write " + path.string();
-  return static_cast<bool>(out);
-}
-
-// One export of one table: its directory and the data files written so far.
+// One export of one table: the output directory is the bucket, as `aws s3
+// sync` of the bucket leaves it, and the files are written as
+// ExportTableToPointInTime writes its objects (api::ExportWriter).
 class TableExport {
  public:
   TableExport(OfflineDatabase& db, const TableFacts& table, const fs::path& out_dir,
               uint64_t items_per_file)
-      : db_(db), table_(table), out_dir_(out_dir), items_per_file_(items_per_file) {}
+      : db_(db),
+        table_(table),
+        bucket_dir_(fs::absolute(out_dir).lexically_normal()),
+        store_(bucket_dir_.parent_path().string()),
+        export_id_(api::NewTransferId(start_millis_)),
+        writer_(store_, bucket_dir_.filename().string(),
+                table_.name + "/AWSDynamoDB/" + export_id_ + "/",
+                table_.name + "/AWSDynamoDB/" + export_id_ + "/data/",
+                api::ExportFormat::kDynamoDbJson, items_per_file) {}
 
   // Writes everything; false and `*error` set on failure.
   bool Run(std::string* error);
-  const fs::path& directory() const { return export_dir_; }
-  uint64_t item_count() const { return item_count_; }
+  fs::path directory() const { return bucket_dir_ / table_.name / "AWSDynamoDB" / export_id_; }
 
  private:
-  bool StartFile(std::string* error);
-  bool FinishFile(std::string* error);
-  bool WriteManifests(std::string* error);
-
   OfflineDatabase& db_;
   const TableFacts& table_;
-  fs::path out_dir_;
-  uint64_t items_per_file_;
-  std::mt19937_64 random_{std::random_device{}()};
+  fs::path bucket_dir_;
+  engine::FolderObjectStore store_;
   int64_t start_millis_ = NowMillis();
   std::string export_id_;
-  std::string key_prefix_;  // "<table>/AWSDynamoDB/<export id>/": the S3 keys' start
-  fs::path export_dir_;
-  std::unique_ptr<GzipFileWriter> file_;
-  ExportDataFile current_;
-  std::vector<ExportDataFile> files_;
-  uint64_t item_count_ = 0;
+  api::ExportWriter writer_;
 };
 
 bool TableExport::Run(std::string* error) {
-  // DynamoDB's export ids: the export's start in milliseconds, then 8 hex digits.
-  char millis[24];
-  std::snprintf(millis, sizeof(millis), "%014lld", static_cast<long long>(start_millis_));
-  export_id_ = std::string(millis) + "-" + RandomToken(random_, 8, "0123456789abcdef");
-  key_prefix_ = table_.name + "/AWSDynamoDB/" + export_id_ + "/";
-  export_dir_ = out_dir_ / table_.name / "AWSDynamoDB" / export_id_;
-  std::error_code ec;
-  fs::create_directories(export_dir_ / "data", ec);
-  if (ec) {
-    *error = "cannot create " + (export_dir_ / "data").string() + ": " + ec.message();
+  if (bucket_dir_.filename().empty()) {
+    *error = "the output directory cannot be the file system's root";
     return false;
   }
-  if (!WriteTextFile(export_dir_ / "_started", "", error) || !StartFile(error)) return false;
+  auto fail = [&](const engine::Status& status) {
+    *error = status.message();
+    return false;
+  };
+  if (auto started = writer_.Start(); !started.ok()) return fail(started);
   ProgressReporter progress("export " + table_.name, std::cerr, true, isatty(STDERR_FILENO));
   std::string start_key;
   do {
@@ -111,71 +75,27 @@ bool TableExport::Run(std::string* error) {
       return false;
     }
     for (const std::string& item : page->items) {
-      if (current_.item_count == items_per_file_ && (!FinishFile(error) || !StartFile(error))) {
-        return false;
-      }
-      if (!file_->Write("{\"Item\":" + item + "}\n")) {
-        *error = "cannot write " + current_.data_file_key;
-        return false;
-      }
-      ++current_.item_count;
-      ++item_count_;
+      if (auto added = writer_.AddLine("{\"Item\":" + item + "}"); !added.ok()) return fail(added);
     }
-    progress.Update(item_count_, table_.item_count
-                                     ? static_cast<double>(item_count_) / table_.item_count
-                                     : -1);
+    progress.Update(writer_.item_count(),
+                    table_.item_count
+                        ? static_cast<double>(writer_.item_count()) / table_.item_count
+                        : -1);
     start_key = page->last_evaluated_key;
   } while (!start_key.empty());
-  if (!FinishFile(error) || !WriteManifests(error)) return false;
-  progress.Finish(item_count_);
-  return true;
-}
-
-bool TableExport::StartFile(std::string* error) {
-  std::string name = RandomToken(random_, 26, "abcdefghijklmnopqrstuvwxyz234567") + ".json.gz";
-  current_ = ExportDataFile{key_prefix_ + "data/" + name, 0, "", ""};
-  file_ = GzipFileWriter::Create((export_dir_ / "data" / name).string(), error);
-  return file_ != nullptr;
-}
-
-bool TableExport::FinishFile(std::string* error) {
-  fs::path path = export_dir_ / "data" / fs::path(current_.data_file_key).filename();
-  if (!file_->Close(error)) return false;
-  file_.reset();
-  auto digest = Md5OfFile(path.string());
-  if (!digest) {
-    *error = "cannot read back " + path.string();
-    return false;
-  }
-  current_.md5_base64 = api::Base64Encode(
-      std::string_view(reinterpret_cast<const char*>(digest->data()), digest->size()));
-  current_.etag = Md5Hex(*digest);
-  files_.push_back(current_);
-  return true;
-}
-
-bool TableExport::WriteManifests(std::string* error) {
-  std::string files_text;
-  for (const auto& file : files_) files_text += RenderManifestFileLine(file) + "\n";
-  int64_t end_millis = NowMillis();
-  ExportSummary summary;
+  api::ExportSummary summary;
   summary.export_arn = table_.arn + "/export/" + export_id_;
-  summary.start_time = summary.export_time = IsoTime(start_millis_);
-  summary.end_time = IsoTime(end_millis);
+  summary.start_time = summary.export_time = api::IsoMillisTime(start_millis_);
+  summary.end_time = api::IsoMillisTime(NowMillis());
   summary.table_arn = table_.arn;
   summary.table_id = table_.id;
-  summary.s3_bucket = fs::absolute(out_dir_).filename().string();
+  summary.s3_bucket = bucket_dir_.filename().string();
   summary.s3_prefix = table_.name;
-  summary.manifest_files_key = key_prefix_ + "manifest-files.json";
   summary.billed_size_bytes = table_.size_bytes;
-  summary.item_count = item_count_;
-  std::string summary_text = RenderManifestSummary(summary);
-  return WriteTextFile(export_dir_ / "manifest-files.json", files_text, error) &&
-         WriteTextFile(export_dir_ / "manifest-files.checksum", Md5Hex(Md5Of(files_text)),
-                       error) &&
-         WriteTextFile(export_dir_ / "manifest-summary.json", summary_text, error) &&
-         WriteTextFile(export_dir_ / "manifest-summary.checksum", Md5Hex(Md5Of(summary_text)),
-                       error);
+  auto finished = writer_.Finish(summary);
+  if (!finished.ok()) return fail(finished.status());
+  progress.Finish(writer_.item_count());
+  return true;
 }
 
 }  // namespace

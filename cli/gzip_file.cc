@@ -74,33 +74,4 @@ bool LineFileReader::NextLine(std::string* line) {
   return true;
 }
 
-std::unique_ptr<GzipFileWriter> GzipFileWriter::Create(const std::string& path,
-                                                       std::string* error) {
-  gzFile file = gzopen(path.c_str(), "wb6");
-  if (!file) {
-    *error = errno ? std::strerror(errno) : "cannot create";
-    return nullptr;
-  }
-  gzbuffer(file, kZlibBuffer);
-  return std::unique_ptr<GzipFileWriter>(new GzipFileWriter(file));
-}
-
-GzipFileWriter::~GzipFileWriter() {
-  if (file_) gzclose(file_);
-}
-
-bool GzipFileWriter::Write(std::string_view bytes) {
-  return bytes.empty() ||
-         gzwrite(file_, bytes.data(), static_cast<unsigned>(bytes.size())) ==
-             static_cast<int>(bytes.size());
-}
-
-bool GzipFileWriter::Close(std::string* error) {
-  int code = gzclose(file_);
-  file_ = nullptr;
-  if (code == Z_OK) return true;
-  *error = code == Z_ERRNO ? std::strerror(errno) : "zlib error " + std::to_string(code);
-  return false;
-}
-
 }  // namespace ddb::cli

@@ -1,7 +1,7 @@
-// Line-oriented reading and writing of data files that may be gzip-compressed,
-// as DynamoDB's export to S3 writes them (data/<name>.json.gz). Reading
-// detects gzip by its magic bytes (zlib's transparent mode), so .json,
-// .jsonl and .json.gz files are read alike.
+// Line-oriented reading of data files that may be gzip-compressed, as
+// DynamoDB's export to S3 writes them (data/<name>.json.gz; the writing is
+// api/export_format.h's). Reading detects gzip by its magic bytes (zlib's
+// transparent mode), so .json, .jsonl and .json.gz files are read alike.
 //
 // Thread safety: one object per thread.
 #pragma once
@@ -40,21 +40,6 @@ class LineFileReader {
   bool at_end_ = false;
   uint64_t line_number_ = 0;
   std::string error_;
-};
-
-// Writes a gzip file; Close() reports whether every byte reached the disk.
-class GzipFileWriter {
- public:
-  static std::unique_ptr<GzipFileWriter> Create(const std::string& path, std::string* error);
-  ~GzipFileWriter();
-
-  bool Write(std::string_view bytes);
-  // Flushes and closes; false and `*error` set on failure.
-  bool Close(std::string* error);
-
- private:
-  explicit GzipFileWriter(gzFile file) : file_(file) {}
-  gzFile file_;
 };
 
 }  // namespace ddb::cli

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "api/errors.h"
+#include "api/export_format.h"
 #include "cli/data_commands.h"
 #include "cli/data_transfer.h"
 #include "cli/gzip_file.h"
@@ -110,7 +111,7 @@ void ReadFiles(const ImportSources& sources, ChunkQueue& queue,
     Chunk chunk{index, {}, {}, ""};
     std::string line;
     while (reader->NextLine(&line)) {
-      auto item = ItemFromImportLine(line);
+      auto item = api::ItemFromImportLine(line);
       if (!item.ok()) {
         chunk.error = file.path + ":" + std::to_string(reader->line_number()) + ": " +
                       item.error().message;

@@ -1,3 +1,4 @@
+#include "api/export_format.h"
 #include "cli/import_sources.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ bool AddExport(const fs::path& dir, ImportSources* sources, std::string* error) 
     *error = "cannot read " + summary_path.string();
     return false;
   }
-  auto summary = ParseManifestSummary(text);
+  auto summary = api::ParseManifestSummary(text);
   if (!summary.ok()) {
     *error = summary_path.string() + ": " + summary.error().message;
     return false;
@@ -78,7 +79,7 @@ bool AddExport(const fs::path& dir, ImportSources* sources, std::string* error) 
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto file = ParseManifestFileLine(line);
+    auto file = api::ParseManifestFileLine(line);
     if (!file.ok()) {
       *error = files_path.string() + ":" + std::to_string(number) + ": " + file.error().message;
       return false;

@@ -12,13 +12,17 @@
 #include <string>
 #include <thread>
 
+#include "api/compression.h"
+#include "api/md5.h"
 #include "cli/gzip_file.h"
 #include "cli/import_sources.h"
-#include "cli/md5.h"
 #include "cli/progress.h"
 
 namespace ddb::cli {
 namespace {
+using api::Md5;
+using api::Md5Hex;
+using api::Md5Of;
 namespace fs = std::filesystem;
 
 class TempDir {
@@ -75,10 +79,10 @@ TEST(Md5Test, PiecewiseUpdatesMatchOneShot) {
 TEST(LineFileReaderTest, GzipAndPlainReadAlike) {
   TempDir dir;
   std::string error;
-  auto writer = GzipFileWriter::Create((dir.path() / "a.json.gz").string(), &error);
-  ASSERT_TRUE(writer) << error;
-  ASSERT_TRUE(writer->Write("one\ntwo\r\n\nthree"));
-  ASSERT_TRUE(writer->Close(&error)) << error;
+  api::GzipCompressor gzip;
+  gzip.Add("one\ntwo\r\n");
+  gzip.Add("\nthree");
+  WriteFile(dir.path() / "a.json.gz", gzip.Finish());
   WriteFile(dir.path() / "a.jsonl", "one\ntwo\r\n\nthree");
   std::vector<std::string> expected = {"one", "two", "", "three"};
   EXPECT_EQ(ReadLines(dir.path() / "a.json.gz"), expected);

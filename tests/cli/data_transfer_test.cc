@@ -9,11 +9,19 @@
 
 #include <string>
 
+#include "api/export_format.h"
 #include "emulator/model_dump.h"
 #include "tests/api/dispatch_fixture.h"
 
 namespace ddb::cli {
 
+using api::ExportDataFile;
+using api::ExportSummary;
+using api::ItemFromImportLine;
+using api::ParseManifestFileLine;
+using api::ParseManifestSummary;
+using api::RenderManifestFileLine;
+using api::RenderManifestSummary;
 using api::Response;
 
 namespace {

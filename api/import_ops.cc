@@ -1,0 +1,494 @@
+// ImportTable, DescribeImport, ListImports: a new table made from
+// TableCreationParameters and filled from the objects under an S3 key
+// prefix (import_format.h), each item written through PutItem as a client's
+// would be — so it is validated as one. The import runs within the request;
+// its first answer says IN_PROGRESS, as DynamoDB's does, and later answers
+// COMPLETED, or FAILED with DynamoDB's failure codes: S3NoSuchBucket (no
+// table is made), ItemValidationError (the valid items are kept).
+#include <algorithm>
+#include <cmath>
+
+#include "api/compression.h"
+#include "api/dispatch.h"
+#include "api/import_format.h"
+#include "api/json_reader.h"
+#include "api/operations.h"
+#include "api/table_json.h"
+#include "api/transfer_records.h"
+
+namespace ddb::api {
+namespace {
+
+// An object expands to at most this much (a gzip bomb stops here).
+constexpr size_t kMaxObjectBytes = size_t{1} << 31;
+// The error records kept per import (DynamoDB logs each to CloudWatch).
+constexpr size_t kMaxErrorRecords = 1000;
+
+struct ImportRequest {
+  std::string client_token;
+  std::string bucket, bucket_owner, key_prefix;
+  std::string format_name;
+  InputFormat format = InputFormat::kDynamoDbJson;
+  std::string compression_name = "NONE";
+  Compression compression = Compression::kNone;
+  const rapidjson::Value* format_options = nullptr;
+  CsvOptions csv;
+  const rapidjson::Value* creation = nullptr;  // TableCreationParameters
+  std::string table;
+};
+
+bool IsCsvDelimiter(std::string_view d) {
+  return d.size() == 1 && std::string_view(",;:|\t ").find(d[0]) != std::string_view::npos;
+}
+
+ApiResult<ImportRequest> ReadImportRequest(const rapidjson::Value& body) {
+  RequestReader r(body);
+  auto token = r.String("ClientToken");
+  const rapidjson::Value* source = r.Object("S3BucketSource");
+  auto format = r.String("InputFormat");
+  const rapidjson::Value* options = r.Object("InputFormatOptions");
+  auto compression = r.String("InputCompressionType");
+  const rapidjson::Value* creation = r.Object("TableCreationParameters");
+  if (r.failed()) return r.error();
+  std::optional<std::string_view> bucket, owner, prefix, table, delimiter;
+  const rapidjson::Value* header = nullptr;
+  if (source) {
+    RequestReader s(*source);
+    bucket = s.String("S3Bucket");
+    owner = s.String("S3BucketOwner");
+    prefix = s.String("S3KeyPrefix");
+    if (s.failed()) return s.error();
+  }
+  if (options) {
+    RequestReader o(*options);
+    const rapidjson::Value* csv = o.Object("Csv");
+    if (o.failed()) return o.error();
+    if (csv) {
+      RequestReader c(*csv);
+      delimiter = c.String("Delimiter");
+      header = c.Array("HeaderList");
+      if (c.failed()) return c.error();
+    }
+  }
+  if (creation) {
+    RequestReader t(*creation);
+    table = t.String("TableName");
+    if (t.failed()) return t.error();
+  }
+  Constraints constraints;
+  constraints.NotNull(token.has_value(), "clientToken");
+  if (token && (token->empty() || token->find('$') != std::string_view::npos)) {
+    constraints.Violation(Quote(*token), "clientToken",
+                          "Member must satisfy regular expression pattern: ^[^\\$]+$");
+  }
+  constraints.NotNull(source != nullptr, "s3BucketSource");
+  if (source) {
+    constraints.NotNull(bucket.has_value(), "s3BucketSource.s3Bucket");
+    if (bucket) constraints.Length(*bucket, "s3BucketSource.s3Bucket", 0, 255);
+    if (prefix) constraints.Length(*prefix, "s3BucketSource.s3KeyPrefix", 0, 1024);
+    if (owner && (owner->size() != 12 ||
+                  owner->find_first_not_of("0123456789") != std::string_view::npos)) {
+      constraints.Violation(Quote(*owner), "s3BucketSource.s3BucketOwner",
+                            "Member must satisfy regular expression pattern: [0-9]{12}");
+    }
+  }
+  constraints.NotNull(format.has_value(), "inputFormat");
+  constraints.Enum(format, "inputFormat", {"DYNAMODB_JSON", "ION", "CSV"});
+  constraints.Enum(compression, "inputCompressionType", {"ZSTD", "NONE", "GZIP"});
+  if (delimiter && !IsCsvDelimiter(*delimiter)) {
+    constraints.Violation(Quote(*delimiter), "inputFormatOptions.csv.delimiter",
+                          "Member must satisfy regular expression pattern: [,;:|\\t ]");
+  }
+  if (header && (header->Empty() || header->Size() > 255)) {
+    constraints.Violation("", "inputFormatOptions.csv.headerList",
+                          "Member must have length less than or equal to 255");
+  }
+  constraints.NotNull(creation != nullptr, "tableCreationParameters");
+  if (creation) constraints.TableName(table, "tableCreationParameters.tableName");
+  if (!constraints.empty()) return constraints.ToError();
+
+  ImportRequest out;
+  out.client_token = std::string(*token);
+  out.bucket = std::string(*bucket);
+  out.bucket_owner = std::string(owner.value_or(""));
+  out.key_prefix = std::string(prefix.value_or(""));
+  out.format_name = std::string(*format);
+  out.format = *format == "ION"   ? InputFormat::kIon
+               : *format == "CSV" ? InputFormat::kCsv
+                                  : InputFormat::kDynamoDbJson;
+  if (compression) out.compression_name = std::string(*compression);
+  out.compression = compression == "GZIP"   ? Compression::kGzip
+                    : compression == "ZSTD" ? Compression::kZstd
+                                            : Compression::kNone;
+  out.format_options = options;
+  out.creation = creation;
+  out.table = std::string(*table);
+  if (options && out.format != InputFormat::kCsv) {
+    return ApiError::Validation(
+        "Invalid Request: Unsupported InputFormatOptions for the given input format: " +
+        out.format_name + ".");
+  }
+  if (delimiter) out.csv.delimiter = (*delimiter)[0];
+  for (rapidjson::SizeType i = 0; header && i < header->Size(); ++i) {
+    if (!(*header)[i].IsString()) return WrongType((*header)[i], "String");
+    out.csv.header.emplace_back(View((*header)[i]));
+  }
+  return out;
+}
+
+// The answer of a request sent through Dispatch, as an error to pass on.
+ApiError ErrorOfResponse(const Response& response) {
+  rapidjson::Document doc;
+  doc.Parse(response.body.data(), response.body.size());
+  std::string type = doc.IsObject() ? StringMemberOr(doc, "__type") : "";
+  if (size_t hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
+  std::string message = doc.IsObject() ? StringMemberOr(doc, "message") : "";
+  if (message.empty() && doc.IsObject()) message = StringMemberOr(doc, "Message");
+  return ApiError::Injected(type, response.http_status, message);
+}
+
+std::string MessageOfResponse(const Response& response) {
+  return ErrorOfResponse(response).message;
+}
+
+// The key attributes of the table and its GSIs, and their types: the CSV
+// columns that are not strings.
+std::map<std::string, std::string, std::less<>> KeyTypes(const engine::TableSchema& schema) {
+  std::map<std::string, std::string, std::less<>> types;
+  auto add = [&](const engine::KeySchema& key) {
+    for (const auto* part : {&key.hash, &key.range}) {
+      for (const auto& element : *part) {
+        types[element.name] = std::string(element.type == engine::ScalarType::kN   ? "N"
+                                          : element.type == engine::ScalarType::kB ? "B"
+                                                                                   : "S");
+      }
+    }
+  };
+  add(schema.key);
+  for (const auto& index : schema.global_indexes) add(index.key);
+  return types;
+}
+
+struct ImportOutcome {
+  std::string status = "COMPLETED";
+  std::string failure_code, failure_message;
+  std::string table_id;
+  uint64_t processed_bytes = 0, processed_items = 0, imported_items = 0, errors = 0;
+  std::vector<std::string> error_records;  // CloudWatch's events, as JSON
+};
+
+void RecordItemError(ImportOutcome& outcome, const ImportRequest& request,
+                     const std::string& import_arn, const std::string& key, size_t index,
+                     const std::string& message) {
+  ++outcome.errors;
+  if (outcome.error_records.size() >= kMaxErrorRecords) return;
+  outcome.error_records.push_back(RenderObject([&](JsonWriter& w) {
+    w.Key("itemS3Pointer");
+    w.StartObject();
+    w.Key("bucket");
+    WriteString(w, request.bucket);
+    w.Key("key");
+    WriteString(w, key);
+    w.Key("itemIndex");
+    w.Uint64(index);
+    w.EndObject();
+    w.Key("importArn");
+    WriteString(w, import_arn);
+    w.Key("errorMessages");
+    w.StartArray();
+    WriteString(w, message);
+    w.EndArray();
+  }));
+}
+
+// Creates the table and writes every object's items into it.
+ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
+                                   const std::string& import_arn) {
+  ImportOutcome outcome;
+  engine::ObjectStore& store = ctx.db.object_store();
+  auto keys = store.List(request.bucket, request.key_prefix);
+  if (!keys.ok()) {
+    outcome.status = "FAILED";
+    outcome.table_id = engine::NewTableUuid();
+    if (keys.status().code() == engine::Status::Code::kNotFound) {
+      outcome.failure_code = "S3NoSuchBucket";
+      outcome.failure_message =
+          "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error "
+          "Code: NoSuchBucket; Proxy: null)";
+    } else {
+      outcome.failure_code = "S3Error";
+      outcome.failure_message = keys.status().message();
+    }
+    return outcome;
+  }
+  // The table, as CreateTable makes one from the same members.
+  Response created = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.CreateTable",
+                              CompactJson(*request.creation));
+  if (created.http_status != 200) return ErrorOfResponse(created);
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, request.table);
+  if (!schema.ok()) return schema.status();
+  outcome.table_id = (*schema)->table_uuid;
+  CsvOptions csv = request.csv;
+  csv.key_types = KeyTypes(**schema);
+  std::string put_prefix = "{\"TableName\":\"" + request.table + "\",\"Item\":";
+  for (const std::string& key : *keys) {
+    if (key.ends_with("/")) continue;  // a folder's marker
+    auto object = store.Get(request.bucket, key);
+    if (!object.ok()) return object.status();
+    auto text = Decompress(*object, request.compression, kMaxObjectBytes);
+    if (!text.ok()) {
+      RecordItemError(outcome, request, import_arn, key, 0, text.error().message);
+      continue;
+    }
+    outcome.processed_bytes += text->size();
+    ObjectItems items = ReadImportObject(*text, request.format, csv);
+    for (size_t i = 0; i < items.items.size(); ++i) {
+      ++outcome.processed_items;
+      Response put = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.PutItem",
+                              put_prefix + items.items[i] + "}");
+      if (put.http_status == 200) {
+        ++outcome.imported_items;
+        continue;
+      }
+      // As DynamoDB, the first bad item ends its object.
+      RecordItemError(outcome, request, import_arn, key, i, MessageOfResponse(put));
+      items.error.reset();
+      break;
+    }
+    if (items.error) {
+      ++outcome.processed_items;
+      RecordItemError(outcome, request, import_arn, key, items.error_index, *items.error);
+    }
+  }
+  if (outcome.errors) {
+    outcome.status = "FAILED";
+    outcome.failure_code = "ItemValidationError";
+    outcome.failure_message =
+        "Some of the items failed validation checks and were not imported. Please check "
+        "CloudWatch error logs for more details.";
+  }
+  return outcome;
+}
+
+std::string RenderImportDescription(Context& ctx, const ImportRequest& request,
+                                    const std::string& arn, int64_t start,
+                                    const ImportOutcome& outcome) {
+  return RenderObject([&](JsonWriter& w) {
+    auto text = [&](const char* key, std::string_view value) {
+      if (value.empty()) return;
+      w.Key(key);
+      WriteString(w, value);
+    };
+    text("ImportArn", arn);
+    text("ImportStatus", outcome.status);
+    text("TableArn", ctx.TableArn(request.table));
+    text("TableId", outcome.table_id);
+    text("ClientToken", request.client_token);
+    w.Key("S3BucketSource");
+    w.StartObject();
+    text("S3BucketOwner",
+         request.bucket_owner.empty() ? ctx.caller.account_id : request.bucket_owner);
+    text("S3Bucket", request.bucket);
+    text("S3KeyPrefix", request.key_prefix);
+    w.EndObject();
+    w.Key("ErrorCount");
+    w.Uint64(outcome.errors);
+    text("CloudWatchLogGroupArn", "arn:aws:logs:" + ctx.caller.region + ":" +
+                                      ctx.caller.account_id +
+                                      ":log-group:/aws-dynamodb/imports:*");
+    text("InputFormat", request.format_name);
+    if (request.format_options) {
+      w.Key("InputFormatOptions");
+      request.format_options->Accept(w);
+    }
+    text("InputCompressionType", request.compression_name);
+    w.Key("TableCreationParameters");
+    request.creation->Accept(w);
+    w.Key("StartTime");
+    WriteSeconds(w, start);
+    w.Key("EndTime");
+    WriteSeconds(w, ctx.db.clock().NowMillis());
+    w.Key("ProcessedSizeBytes");
+    w.Uint64(outcome.processed_bytes);
+    w.Key("ProcessedItemCount");
+    w.Uint64(outcome.processed_items);
+    w.Key("ImportedItemCount");
+    w.Uint64(outcome.imported_items);
+    text("FailureCode", outcome.failure_code);
+    text("FailureMessage", outcome.failure_message);
+  });
+}
+
+std::string InProgressImport(const rapidjson::Value& description) {
+  return InProgressView(description, "ImportStatus",
+                        {"EndTime", "ProcessedSizeBytes", "FailureCode", "FailureMessage"},
+                        {"ErrorCount", "ProcessedItemCount", "ImportedItemCount"});
+}
+
+std::string ImportView(Context& ctx, const rapidjson::Value& description) {
+  int64_t start = std::llround(description["StartTime"].GetDouble() * 1000.0);
+  return ctx.InTransition(start) ? InProgressImport(description) : CompactJson(description);
+}
+
+std::string WrapImport(const std::string& description) {
+  return "{\"ImportTableDescription\":" + description + "}";
+}
+
+std::string ErrorLogKey(std::string_view ns, std::string_view id) {
+  return "transfer/import-errors/" + std::string(ns) + "\n" + std::string(id);
+}
+
+// ListImports' NextToken: the next import's ARN in hex, padded with zero
+// bytes to whole 16-digit groups and at least 112 digits, DynamoDB's form.
+std::string ImportNextToken(std::string_view arn) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char c : arn) {
+    token += kHex[c >> 4];
+    token += kHex[c & 15];
+  }
+  while (token.size() < 112 || token.size() % 16) token += "00";
+  return token;
+}
+
+std::optional<std::string> ArnOfImportToken(std::string_view token) {
+  if (token.size() < 112 || token.size() > 1024 || token.size() % 16) return std::nullopt;
+  std::string arn;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    auto digit = [](char h) {
+      return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
+    };
+    int high = digit(token[i]), low = digit(token[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    char c = static_cast<char>(high * 16 + low);
+    if (c == '\0') break;
+    arn += c;
+  }
+  return arn;
+}
+
+}  // namespace
+
+
+ApiResult<std::string> ImportTable(Context& ctx, const rapidjson::Value& body) {
+  auto request = ReadImportRequest(body);
+  if (!request.ok()) return request.take_error();
+  auto records = ListTransferRecords(ctx, TransferKind::kImport);
+  if (!records.ok()) return records.take_error();
+  bool table_exists = ctx.db.GetSchema(ctx.caller.ns, request->table).ok();
+  for (const auto& record : *records) {
+    if (StringMemberOr(record.description, "ClientToken") != request->client_token) continue;
+    const auto& params = record.description["TableCreationParameters"];
+    if (StringMemberOr(params, "TableName") != request->table) return ApiError::ImportConflict();
+    if (table_exists) break;  // DynamoDB checks the table first, then the token
+    return WrapImport(ImportView(ctx, record.description));
+  }
+  if (table_exists) return ApiError::ResourceInUse("Table already exists: " + request->table);
+  int64_t start = ctx.db.clock().NowMillis();
+  std::string id = NewTransferId(start);
+  std::string arn = ctx.TableArn(request->table) + "/import/" + id;
+  auto outcome = RunImport(ctx, *request, arn);
+  if (!outcome.ok()) return outcome.take_error();
+  std::string description = RenderImportDescription(ctx, *request, arn, start, *outcome);
+  if (auto stored = PutTransferRecord(ctx, TransferKind::kImport, id, description); !stored.ok()) {
+    return stored;
+  }
+  if (!outcome->error_records.empty()) {
+    std::string log;
+    for (const auto& record : outcome->error_records) log += record + "\n";
+    if (auto stored = ctx.db.PutSetting(ErrorLogKey(ctx.caller.ns, id), log); !stored.ok()) {
+      return stored;
+    }
+  }
+  rapidjson::Document doc;
+  doc.Parse(description.data(), description.size());
+  return WrapImport(InProgressImport(doc));
+}
+
+ApiResult<std::string> DescribeImport(Context& ctx, const rapidjson::Value& body) {
+  RequestReader r(body);
+  auto arn = r.String("ImportArn");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  constraints.NotNull(arn.has_value(), "importArn");
+  if (arn) constraints.Length(*arn, "importArn", 37, 1024);
+  if (!constraints.empty()) return constraints.ToError();
+  auto parts = ParseTransferArn(*arn, "import");
+  if (!parts) return ApiError::Validation("Invalid Import ARN");
+  auto records = ListTransferRecords(ctx, TransferKind::kImport);
+  if (!records.ok()) return records.take_error();
+  for (const auto& record : *records) {
+    if (record.id == parts->id && View(record.description["ImportArn"]) == *arn) {
+      return WrapImport(ImportView(ctx, record.description));
+    }
+  }
+  return ApiError::ImportNotFound("Import not found: " + std::string(*arn));
+}
+
+ApiResult<std::string> ListImports(Context& ctx, const rapidjson::Value& body) {
+  RequestReader r(body);
+  auto table_arn = r.String("TableArn");
+  auto page_size = r.Integer("PageSize");
+  auto next_token = r.String("NextToken");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  if (table_arn) constraints.Length(*table_arn, "tableArn", 1, 1024);
+  constraints.Range(page_size, "pageSize", 1, 25);
+  std::optional<std::string> next_arn;
+  if (next_token) {
+    next_arn = ArnOfImportToken(*next_token);
+    if (!next_arn) {
+      constraints.Violation(Quote(*next_token), "nextToken",
+                            "Member must satisfy regular expression pattern: ([0-9a-f]{16})+");
+    }
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  auto records = ListTransferRecords(ctx, TransferKind::kImport);
+  if (!records.ok()) return records.take_error();
+  size_t start = 0;
+  if (next_arn) {
+    auto at = std::find_if(records->begin(), records->end(), [&](const TransferRecord& record) {
+      return View(record.description["ImportArn"]) == *next_arn;
+    });
+    if (at == records->end()) {
+      return ApiError::Validation("Invalid Request: Provided nextToken is invalid: " +
+                                  std::string(*next_token));
+    }
+    start = static_cast<size_t>(at - records->begin());
+  }
+  // Imports outlive their table: listed by the table's ARN, not its id.
+  std::string table_prefix =
+      table_arn ? ctx.TableArn(TableNameFromArn(*table_arn)) + "/import/" : "";
+  size_t limit = static_cast<size_t>(page_size.value_or(10));
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("ImportSummaryList");
+    w.StartArray();
+    size_t listed = 0;
+    for (size_t i = start; i < records->size(); ++i) {
+      const rapidjson::Value& stored = (*records)[i].description;
+      std::string_view arn = View(stored["ImportArn"]);
+      if (!arn.starts_with(table_prefix)) continue;
+      if (listed == limit) {
+        w.EndArray();
+        w.Key("NextToken");
+        WriteString(w, ImportNextToken(arn));
+        return;
+      }
+      ++listed;
+      rapidjson::Document d;
+      d.Parse(ImportView(ctx, stored).c_str());
+      w.StartObject();
+      for (const char* name : {"ImportArn", "ImportStatus", "TableArn", "S3BucketSource",
+                               "CloudWatchLogGroupArn", "InputFormat", "StartTime", "EndTime"}) {
+        if (auto it = d.FindMember(name); it != d.MemberEnd()) {
+          w.Key(name);
+          it->value.Accept(w);
+        }
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+  });
+}
+
+}  // namespace ddb::api
