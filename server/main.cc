@@ -32,6 +32,7 @@
 #include "server/healthcheck.h"
 #include "server/http_server.h"
 #include "server/options.h"
+#include "server/s3_client.h"
 #include "server/signature_verifier.h"
 #include "server/startup_memory.h"
 #include "server/trigger_transport.h"
@@ -139,6 +140,17 @@ int main(int argc, char** argv) {
   if (!options->in_memory) {
     std::error_code ec;
     std::filesystem::create_directories(options->data_dir, ec);
+  }
+  if (!options->s3_endpoint.empty()) {
+    std::string error;
+    db_options.object_store = server::MakeS3ObjectStore(
+        options->s3_endpoint, server::S3CredentialsFromEnvironment(), &error);
+    if (!db_options.object_store) {
+      std::cerr << "localdynamo: " << error << "\n";
+      return 2;
+    }
+  } else if (!options->s3_dir.empty()) {
+    db_options.object_store = std::make_shared<engine::FolderObjectStore>(options->s3_dir);
   }
   auto db = engine::Database::Open(db_options, clock);
   if (!db.ok()) {

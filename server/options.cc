@@ -47,6 +47,13 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("port", po::value(&options.port), "port to listen on (default 8000; 0 picks a free one)")
       ("in-memory", po::bool_switch(&options.in_memory), "keep all data in memory; nothing is written to disk")
       ("data-dir", po::value(&options.data_dir), "directory of the persistent database (default ./localdynamo-data)")
+      ("s3-endpoint", po::value(&options.s3_endpoint),
+       "an S3-compatible endpoint (http://host:port) for ExportTableToPointInTime and "
+       "ImportTable, signed with the credentials of AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY "
+       "and AWS_REGION (default: a folder per bucket, see --s3-dir)")
+      ("s3-dir", po::value(&options.s3_dir),
+       "the folder whose subfolders are the buckets of exports and imports (default "
+       "<data-dir>/s3; with --in-memory, buckets are kept in memory)")
       ("per-key-databases", po::bool_switch(&options.per_key_databases),
        "one isolated database per access key and region (default: all callers share one)")
       ("shared-db", "all callers share one database (the default)")

@@ -47,6 +47,11 @@ struct Options {
   bool dynamodb_local_root = false;
   bool verify_signatures = false;  // check SigV4 signatures (off, as in DynamoDB Local)
   std::string credentials_file;    // "ACCESS_KEY SECRET" lines; empty: none
+  // Where ExportTableToPointInTime writes and ImportTable reads: an S3
+  // endpoint (http://host:port), else a folder per bucket (--s3-dir; by
+  // default <data-dir>/s3, or memory with --in-memory).
+  std::string s3_endpoint;
+  std::string s3_dir;
 };
 
 // Returns the options, or nullopt after printing help, the version or an

@@ -40,24 +40,6 @@ std::string PercentDecode(std::string_view text) {
   return out;
 }
 
-// RFC 3986 encoding as SigV4 defines it: unreserved characters stay, every
-// other byte becomes %XX with uppercase hex; '/' stays when `keep_slash`.
-std::string UriEncode(std::string_view bytes, bool keep_slash) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size());
-  for (unsigned char c : bytes) {
-    if (IsUnreserved(c) || (keep_slash && c == '/')) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string CanonicalUri(std::string_view path) {
   if (path.empty()) return "/";
   return UriEncode(PercentDecode(path), /*keep_slash=*/true);
@@ -150,6 +132,22 @@ bool ParseScope(std::string_view credential, Authorization* out) {
 }
 
 }  // namespace
+
+std::string UriEncode(std::string_view bytes, bool keep_slash) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size());
+  for (unsigned char c : bytes) {
+    if (IsUnreserved(c) || (keep_slash && c == '/')) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
 
 std::string HexEncode(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789abcdef";

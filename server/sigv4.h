@@ -25,6 +25,9 @@ std::string Sha256Hex(std::string_view data);
 // The raw (32-byte) HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
 std::string HexEncode(std::string_view bytes);
+// RFC 3986: unreserved characters as they are, the rest %XX (uppercase);
+// '/' kept when `keep_slash` (a path's, S3's object keys').
+std::string UriEncode(std::string_view bytes, bool keep_slash);
 
 // "AWS4-HMAC-SHA256 Credential=AKID/20150830/us-east-1/dynamodb/aws4_request,
 //  SignedHeaders=host;x-amz-date, Signature=<64 hex>".
