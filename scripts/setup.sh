@@ -3,7 +3,7 @@
 # missing) and builds it into build/. Used by run.sh and test.sh.
 #   scripts/setup.sh          build the server alone (a first start waits for
 #                             nothing else: no test framework, no test targets)
-#   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI),
+#   scripts/setup.sh --tests  also install the test clients (boto3, pytest, AWS CLI), zstd (ImportTable's ZSTD objects),
 #                             pytest-xdist, pip, setuptools and wheel for the pytest plugin's
 #                             test and the wheels, clang with libFuzzer for the fuzz targets
 #                             and libc++ for scripts/clang_check.sh, and chromium,
@@ -22,7 +22,7 @@ tests=OFF
 if [[ "${1:-}" == "--tests" ]]; then
   tests=ON
   packages+=(libgtest-dev python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
-             python3-setuptools python3-wheel awscli clang libclang-rt-14-dev libc++-14-dev
+             python3-setuptools python3-wheel awscli zstd clang libclang-rt-14-dev libc++-14-dev
              libc++abi-14-dev chromium file)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)

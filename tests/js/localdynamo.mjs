@@ -23,12 +23,12 @@ function freePort() {
 // Resolves once the server answers `GET /`; `args` are extra command-line
 // flags. Returns { url, config, admin(pathname, body), stop() }, where
 // `config` is an SDK client configuration for the server.
-export async function startServer(args = []) {
+export async function startServer(args = [], env = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(binary, ["--in-memory", "--ttl-interval", "0", "--host", "127.0.0.1",
                                "--port", String(port), ...args],
-                      { stdio: ["ignore", "ignore", "inherit"] });
+                      { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   let up = false;
   for (let i = 0; i < 400 && !up; i++) {

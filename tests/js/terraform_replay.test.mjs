@@ -1,7 +1,8 @@
 // Replays what the Terraform AWS provider (v6) asks of DynamoDB for an
 // `aws_dynamodb_table` with a global index, TTL, point-in-time recovery and
 // tags — create, read, update, destroy — for one restored to a point in
-// time, and for an `aws_dynamodb_resource_policy`, in the provider's order,
+// time, for one made by `import_table` from an `aws_dynamodb_table_export`,
+// and for an `aws_dynamodb_resource_policy`, in the provider's order,
 // and asserts every field its waiters and its read depend on.
 //
 // The provider's waiters poll DescribeTable until a status is ACTIVE; a
@@ -18,6 +19,8 @@ import {
   ListTagsOfResourceCommand, TagResourceCommand, UntagResourceCommand,
   ResourceNotFoundException, PutItemCommand, ScanCommand, RestoreTableToPointInTimeCommand,
   PutResourcePolicyCommand, GetResourcePolicyCommand, DeleteResourcePolicyCommand,
+  ExportTableToPointInTimeCommand, DescribeExportCommand, ImportTableCommand,
+  DescribeImportCommand,
 } from "@aws-sdk/client-dynamodb";
 
 import { startServer } from "./localdynamo.mjs";
@@ -291,4 +294,64 @@ test("aws_dynamodb_table restored to a point in time, and aws_dynamodb_resource_
   await assert.rejects(ddb.send(new GetResourcePolicyCommand({ ResourceArn: arn })),
                        (e) => e.name === "PolicyNotFoundException");
   for (const name of [restored, source]) await ddb.send(new DeleteTableCommand({ TableName: name }));
+});
+
+test("aws_dynamodb_table_export, then aws_dynamodb_table with import_table", async () => {
+  const source = "tf-export-source";
+  await ddb.send(new CreateTableCommand({
+    TableName: source, BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+  }));
+  await waitTableActive(source);
+  await ddb.send(new UpdateContinuousBackupsCommand({
+    TableName: source, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }));
+  await waitPITR(source, "ENABLED");
+  for (const pk of ["a", "b", "c"]) {
+    await ddb.send(new PutItemCommand({ TableName: source, Item: { pk: { S: pk }, g: { S: "x" } } }));
+  }
+
+  // aws_dynamodb_table_export: the export, then DescribeExport until
+  // COMPLETED; ExportManifest becomes manifest_files_s3_key.
+  const { ExportDescription } = await ddb.send(new ExportTableToPointInTimeCommand({
+    TableArn: (await describe(source)).TableArn, S3Bucket: "tf-exports",
+    ExportFormat: "DYNAMODB_JSON" }));
+  await waitFor("export", async () => (await ddb.send(new DescribeExportCommand({
+    ExportArn: ExportDescription.ExportArn }))).ExportDescription.ExportStatus, "COMPLETED",
+                { pending: ["IN_PROGRESS"] });
+  const exported = (await ddb.send(new DescribeExportCommand({
+    ExportArn: ExportDescription.ExportArn }))).ExportDescription;
+  assert.match(exported.ExportManifest, /^AWSDynamoDB\/\d{14}-[0-9a-f]{8}\/manifest-summary\.json$/);
+  const exportId = ExportDescription.ExportArn.split("/").pop();
+
+  // import_table { s3_bucket_source { bucket, key_prefix } ... } with a
+  // global index: ImportTable, DescribeImport until COMPLETED, then the
+  // table's create waiters and the provider's read.
+  const name = "tf-imported";
+  const imported = await ddb.send(new ImportTableCommand({
+    ClientToken: "terraform-import-1",
+    InputFormat: "DYNAMODB_JSON", InputCompressionType: "GZIP",
+    S3BucketSource: { S3Bucket: "tf-exports", S3KeyPrefix: `AWSDynamoDB/${exportId}/data/` },
+    TableCreationParameters: {
+      TableName: name, BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" },
+                             { AttributeName: "g", AttributeType: "S" }],
+      GlobalSecondaryIndexes: [{ IndexName: "by_g",
+                                 KeySchema: [{ AttributeName: "g", KeyType: "HASH" }],
+                                 Projection: { ProjectionType: "ALL" } }],
+    },
+  }));
+  await waitFor("import", async () => (await ddb.send(new DescribeImportCommand({
+    ImportArn: imported.ImportTableDescription.ImportArn }))).ImportTableDescription.ImportStatus,
+                "COMPLETED", { pending: ["IN_PROGRESS"] });
+  await waitTableActive(name);
+  await waitTableWarmThroughputActive(name);
+  await waitGSIActive(name, "by_g");
+  const state = await read(name);
+  assert.equal(state.table.ItemCount, 3);
+  assert.equal(index(state.table, "by_g").ItemCount, 3);
+  assert.equal(state.backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+    .PointInTimeRecoveryStatus, "DISABLED");
+  for (const table of [name, source]) await ddb.send(new DeleteTableCommand({ TableName: table }));
 });
