@@ -6,9 +6,11 @@
 //   #/faults                injected faults and the throttle
 //   #/snapshots             named snapshots: save, restore, forget
 //   #/backups               DynamoDB's on-demand backups: create, restore, delete
+//   #/exports               DynamoDB's exports (start one) and imports
 
 import {credentials, describeTable, setCredentials} from './api.js';
 import {backupsView} from './backups.js';
+import {exportsView} from './exports.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
@@ -59,6 +61,7 @@ async function route() {
     else if (view === 'faults') faultsView(main);
     else if (view === 'snapshots') snapshotsView(main);
     else if (view === 'backups') await backupsView(main);
+    else if (view === 'exports') await exportsView(main);
     else await tablesView(main);
   } catch (error) {
     main.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type ?? 'Error'}: ${error.message}`));
@@ -70,7 +73,7 @@ document.getElementById('header').append(
   h('nav', {class: 'top'}, h('a', {href: '#/', class: 'brand'}, 'localdynamo'),
     h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers'),
     h('a', {href: '#/faults'}, 'Faults'), h('a', {href: '#/snapshots'}, 'Snapshots'),
-    h('a', {href: '#/backups'}, 'Backups')),
+    h('a', {href: '#/backups'}, 'Backups'), h('a', {href: '#/exports'}, 'Exports')),
   clock, databaseForm(), status);
 window.addEventListener('hashchange', route);
 route();

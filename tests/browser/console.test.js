@@ -434,6 +434,36 @@ test('back up a table, restore the backup as a new table, delete it', async () =
   await client.ddb('DeleteTable', {TableName: 'orders-copy'});
 });
 
+test('export a table and see it, and an import of it, listed', async () => {
+  await page.goto(`${server.url}/#/exports`);
+  await page.getByLabel('Table').selectOption('orders');
+  await page.getByLabel('S3 prefix').fill('console');
+  await page.getByRole('button', {name: 'Export', exact: true}).click();
+  await page.getByRole('status').filter({hasText: 'Exporting orders'}).waitFor();
+  const row = page.locator('table.exports tbody tr').filter({hasText: 'orders'});
+  await row.filter({hasText: 'COMPLETED'}).waitFor();
+  const manifest = /s3:\/\/exports\/(console\/AWSDynamoDB\/(\d{14}-[0-9a-f]{8})\/)manifest-summary\.json/
+    .exec(await row.innerText());
+  assert.ok(manifest, await row.innerText());
+  // An import of the export's data, through DynamoDB's API, is listed too.
+  const {Table} = await client.ddb('DescribeTable', {TableName: 'orders'});
+  const keyDefinitions = Table.AttributeDefinitions.filter(
+    (d) => Table.KeySchema.some((k) => k.AttributeName === d.AttributeName));
+  await client.ddb('ImportTable', {
+    ClientToken: 'console-import', InputFormat: 'DYNAMODB_JSON', InputCompressionType: 'GZIP',
+    S3BucketSource: {S3Bucket: 'exports', S3KeyPrefix: `${manifest[1]}data/`},
+    TableCreationParameters: {TableName: 'orders-imported', BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: Table.KeySchema, AttributeDefinitions: keyDefinitions}});
+  await page.reload();
+  await page.locator('table.imports tbody tr').filter({hasText: 'orders-imported'})
+    .filter({hasText: 'COMPLETED'}).waitFor();
+  await screenshot(page, 'console-exports');
+  const [copy, original] = await Promise.all(['orders-imported', 'orders'].map(
+    (TableName) => client.ddb('Scan', {TableName, Select: 'COUNT', ConsistentRead: true})));
+  assert.ok(copy.Count > 0 && copy.Count === original.Count, JSON.stringify([copy, original]));
+  await client.ddb('DeleteTable', {TableName: 'orders-imported'});
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();
