@@ -10,6 +10,7 @@
 #include "api/item_capture.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
+#include "api/key_access.h"
 #include "api/operations.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
@@ -167,6 +168,9 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
   }
   auto found = ctx.db.GetItems(ctx.caller.ns, refs);
   if (!found.ok()) return found.status();
+  for (const TableGets& gets : *tables) {
+    for (const Item& key : gets.keys) NoteKeyRead(ctx, *gets.schema, "", key);
+  }
   TableCapacities consumed;
   size_t bytes = 0;
   return RenderObject([&](JsonWriter& w) {
@@ -312,6 +316,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     }
     const Item* old_ptr = *old_item ? &**old_item : nullptr;
     consumed.Add(WriteConsumption(*write.schema, old_ptr, write.put ? &write.item : nullptr));
+    NoteItemWrite(ctx, *write.schema, write.item, old_ptr, write.put ? &write.item : nullptr);
     if (want_metrics) collections.Add(*write.schema, write.item);
   }
   return RenderObject([&](JsonWriter& w) {

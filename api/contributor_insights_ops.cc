@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "api/attribute_json.h"
+#include "api/insights_report.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/schema_change.h"
@@ -263,6 +265,51 @@ ApiResult<std::string> ListContributorInsights(Context& ctx, const rapidjson::Va
       w.Key("NextToken");
       WriteString(w, std::to_string(last));
     }
+  });
+}
+
+ApiResult<std::string> InsightsReport(engine::Database& db, std::string_view ns,
+                                      std::string_view table, size_t limit) {
+  auto schema = db.GetSchema(ns, table);
+  if (!schema.ok()) return engine::TableNotFound(table);
+  const engine::TableSchema& t = **schema;
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("TableName");
+    WriteString(w, t.name);
+    w.Key("Rules");
+    w.StartArray();
+    for (const auto& insights : t.contributor_insights) {
+      if (!insights.enabled) continue;
+      for (const std::string& name : InsightsRuleNames(t, insights)) {
+        // "DynamoDBContributorInsights-PKC-...": the kind after the first '-'.
+        std::string_view kind = std::string_view(name).substr(name.find('-') + 1, 3);
+        engine::InsightsRule rule =
+            kind == "PKC"   ? engine::InsightsRule::kPartitionAccessed
+            : kind == "PKT" ? engine::InsightsRule::kPartitionThrottled
+            : kind == "SKC" ? engine::InsightsRule::kKeyAccessed
+                            : engine::InsightsRule::kKeyThrottled;
+        w.StartObject();
+        w.Key("RuleName");
+        WriteString(w, name);
+        if (!insights.index_name.empty()) {
+          w.Key("IndexName");
+          WriteString(w, insights.index_name);
+        }
+        w.Key("Contributors");
+        w.StartArray();
+        for (const auto& tally : db.key_insights().Top(ns, t, insights.index_name, rule, limit)) {
+          w.StartObject();
+          w.Key("Keys");
+          WriteItem(w, tally.key);
+          w.Key("Count");
+          w.Uint64(tally.count);
+          w.EndObject();
+        }
+        w.EndArray();
+        w.EndObject();
+      }
+    }
+    w.EndArray();
   });
 }
 

@@ -3,6 +3,7 @@
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
+#include "api/key_access.h"
 #include "api/operations.h"
 #include "engine/expression/document_path.h"
 #include "engine/expression/update.h"
@@ -35,6 +36,11 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
     consumption = WriteConsumption(*schema, old_item, new_item);
   }
   const Item* touched = new_item ? new_item : old_item;
+  if (schema) {
+    NoteItemWrite(ctx, *schema, request.attributes, old_item, new_item);
+  } else {
+    NoteItemWrite(ctx, request.table, request.attributes, old_item, new_item);
+  }
   return RenderObject([&](JsonWriter& w) {
     if (attributes && !attributes->empty()) {
       w.Key("Attributes");
@@ -104,6 +110,7 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
   if (!parsed.ok()) return parsed.take_error();
   auto item = ctx.db.GetItem(ctx.caller.ns, parsed->table, parsed->attributes);
   if (!item.ok()) return item.status();
+  NoteKeyRead(ctx, parsed->table, "", parsed->attributes);
   std::optional<Consumption> consumption;
   if (WantsCapacity(parsed->return_consumed_capacity)) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, parsed->table);

@@ -7,6 +7,7 @@
 #include "api/expression_request.h"
 #include "api/json_reader.h"
 #include "api/item_request.h"
+#include "api/key_access.h"
 #include "api/key_condition.h"
 #include "api/operations.h"
 #include "engine/expression/evaluate.h"
@@ -389,6 +390,14 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   query.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Query(ctx.caller.ns, parsed->table, query);
   if (!page.ok()) return page.status();
+  if (!target->schema->contributor_insights.empty()) {
+    // A Query reads one partition: counted by its partition key.
+    Item partition;
+    for (size_t i = 0; i < key.hash.size() && i < query.partition.size(); ++i) {
+      partition.emplace(key.hash[i].name, query.partition[i]);
+    }
+    NoteKeyRead(ctx, *target->schema, parsed->index_name, partition);
+  }
   if (single_row) page->last_evaluated_key.reset();
   return RenderPage(*page, *parsed, *select, *target);
 }

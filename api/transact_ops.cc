@@ -8,6 +8,7 @@
 #include "api/capacity.h"
 #include "api/item_request.h"
 #include "api/json_reader.h"
+#include "api/key_access.h"
 #include "api/operations.h"
 #include "api/transact_write.h"
 #include "engine/key_codec.h"
@@ -171,6 +172,7 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
   }
   TableCapacities consumed;
   for (size_t i = 0; i < gets.size(); ++i) {
+    NoteKeyRead(ctx, *schemas[i], "", gets[i].attributes);
     size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
     consumed.Add(ReadConsumption(*schemas[i], nullptr, size, true, true));
   }

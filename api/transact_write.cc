@@ -7,6 +7,7 @@
 #include <set>
 
 #include "api/capacity.h"
+#include "api/key_access.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 
@@ -261,6 +262,16 @@ ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<Transa
   if (!outcome.ok()) return outcome.status();
   if (!outcome->committed) return Cancellation(*outcome, checks);
   Account(actions, *outcome, collection_metrics, answer);
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const auto& before = outcome->before[i];
+    const auto& after = outcome->after[i];
+    if (actions[i].op == ItemOp::kConditionCheck) {
+      NoteKeyRead(ctx, *answer.schemas[actions[i].request.table], "", actions[i].key);
+    } else {
+      NoteItemWrite(ctx, *answer.schemas[actions[i].request.table], actions[i].key,
+                    before ? &*before : nullptr, after ? &*after : nullptr);
+    }
+  }
   return answer;
 }
 

@@ -3,6 +3,7 @@
 //   #/                      tables
 //   #/table/<name>          its items        #/table/<name>/stream   its stream
 //   #/table/<name>/details  DescribeTable    #/triggers              every trigger
+//   #/table/<name>/insights Contributor Insights: settings and the keys counted
 //   #/faults                injected faults and the throttle
 //   #/snapshots             named snapshots: save, restore, forget
 //   #/backups               DynamoDB's on-demand backups: create, restore, delete
@@ -11,6 +12,7 @@
 import {credentials, describeTable, setCredentials} from './api.js';
 import {backupsView} from './backups.js';
 import {exportsView} from './exports.js';
+import {insightsView} from './insights.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
@@ -41,9 +43,10 @@ async function tableView(name, tab) {
   main.replaceChildren(
     h('h1', {}, h('a', {href: '#/'}, 'Tables'), ' / ', name),
     h('nav', {class: 'tabs'}, link('', 'Items'), link('/stream', 'Stream and triggers'),
-      link('/details', 'Details')),
+      link('/details', 'Details'), link('/insights', 'Insights')),
     content);
   if (tab === 'stream') streamView(content, table);
+  else if (tab === 'insights') await insightsView(content, table);
   else if (tab === 'details') {
     // DescribeTable's answer as is (ttlAttribute is the console's own note).
     content.append(h('pre', {class: 'details'}, JSON.stringify({...table, ttlAttribute: undefined}, null, 2)));

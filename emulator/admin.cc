@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "api/attribute_json.h"
+#include "api/insights_report.h"
 #include "api/json_reader.h"
 #include "emulator/admin_body.h"
 
@@ -180,22 +181,26 @@ ApiResult<std::string> Reset(Preloader& preloader, std::string_view body) {
   });
 }
 
+// ?namespace=<ns>: a database of --per-key-databases, "<access key>/<region>"
+// ('/' may come percent-encoded); nothing when not given.
+std::optional<std::string> NamespaceParameter(std::string_view query) {
+  size_t at = query.find("namespace=");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view value = query.substr(at + 10);
+  std::string ns(value.substr(0, value.find('&')));
+  for (size_t p; (p = ns.find("%2F")) != std::string::npos || (p = ns.find("%2f")) != std::string::npos;) {
+    ns.replace(p, 3, "/");
+  }
+  return ns;
+}
+
 ApiResult<std::string> Faults(FaultRules& faults, std::string_view method, std::string_view id,
                               std::string_view query, std::string_view body) {
   if (id.empty()) {
     if (method == "GET") return faults.ListJson();
     if (method == "POST") return faults.Add(body);
     if (method == "DELETE") {
-      std::optional<std::string> ns;
-      if (size_t at = query.find("namespace="); at != std::string_view::npos) {
-        std::string_view value = query.substr(at + 10);
-        ns = std::string(value.substr(0, value.find('&')));
-        // Namespaces are "<access key>/<region>": '/' may come percent-encoded.
-        for (size_t p; (p = ns->find("%2F")) != std::string::npos || (p = ns->find("%2f")) != std::string::npos;) {
-          ns->replace(p, 3, "/");
-        }
-      }
-      size_t removed = faults.Clear(ns);
+      size_t removed = faults.Clear(NamespaceParameter(query));
       return RenderObject([&](JsonWriter& w) {
         w.Key("Removed");
         w.Uint64(removed);
@@ -289,7 +294,8 @@ std::string Index() {
          R"({"Method":"DELETE","Path":"/_localdynamo/snapshots/<name>","Does":"forget it"},)"
          R"({"Method":"GET|POST|DELETE","Path":"/_localdynamo/faults","Does":"injected-fault rules: list, add one, remove all"},)"
          R"({"Method":"DELETE","Path":"/_localdynamo/faults/<id>","Does":"remove one fault rule"},)"
-         R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"}]})";
+         R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"},)"
+         R"({"Method":"GET","Path":"/_localdynamo/insights/<table>","Does":"Contributor Insights: each enabled rule's ten most accessed or throttled keys; ?namespace=ns for one database"}]})";
 }
 
 }  // namespace
@@ -331,6 +337,11 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     return Answer(Faults(services.controls.faults(), method, id, query, body));
   }
   if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
+  if (rest.starts_with("insights/")) {
+    if (method != "GET") return Answer(only("GET"));
+    return Answer(api::InsightsReport(services.db, NamespaceParameter(query).value_or(""),
+                                      rest.substr(9), /*limit=*/10));
+  }
   return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));
 }
 

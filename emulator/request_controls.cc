@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/json_reader.h"
 
@@ -67,6 +68,60 @@ void RestoreCapacityMode(rapidjson::Document& answer, std::string_view mode) {
   }
 }
 
+// The keys of the requests on `held` tables, as Contributor Insights counts
+// throttled keys (engine/key_insights.h): single-item operations, batches
+// and transactions name theirs; a Query or Scan is not put on a key.
+void NoteThrottledKeys(engine::Database& db, const api::Caller& caller, const rapidjson::Value& doc,
+                       const std::set<std::string>& held) {
+  auto note = [&](std::string_view table_or_arn, const rapidjson::Value* json) {
+    std::string table = api::TableNameFromArn(table_or_arn);
+    if (!json || !held.count(std::string(table_or_arn))) return;
+    auto schema = db.GetSchema(caller.ns, table);
+    if (!schema.ok() || (*schema)->contributor_insights.empty()) return;
+    auto key = api::ParseItem(*json);
+    if (key.ok()) db.key_insights().Note(caller.ns, **schema, "", *key, /*throttled=*/true);
+  };
+  auto member = [](const rapidjson::Value& object, const char* name) -> const rapidjson::Value* {
+    if (!object.IsObject()) return nullptr;
+    auto it = object.FindMember(name);
+    return it == object.MemberEnd() || !it->value.IsObject() ? nullptr : &it->value;
+  };
+  auto text = [](const rapidjson::Value& object, const char* name) -> std::string_view {
+    auto it = object.FindMember(name);
+    return it == object.MemberEnd() || !it->value.IsString() ? "" : api::View(it->value);
+  };
+  if (auto table = text(doc, "TableName"); !table.empty()) {
+    note(table, member(doc, "Key") ? member(doc, "Key") : member(doc, "Item"));
+    return;
+  }
+  if (const rapidjson::Value* items = member(doc, "RequestItems")) {
+    for (const auto& [name, requests] : items->GetObject()) {
+      std::string_view table = api::View(name);
+      if (requests.IsObject()) {  // BatchGetItem: {"Keys": [...]}
+        auto keys = requests.FindMember("Keys");
+        if (keys == requests.MemberEnd() || !keys->value.IsArray()) continue;
+        for (const auto& key : keys->value.GetArray()) note(table, &key);
+      } else if (requests.IsArray()) {  // BatchWriteItem: [{"PutRequest": ...}, ...]
+        for (const auto& request : requests.GetArray()) {
+          if (const auto* put = member(request, "PutRequest")) note(table, member(*put, "Item"));
+          if (const auto* del = member(request, "DeleteRequest")) note(table, member(*del, "Key"));
+        }
+      }
+    }
+    return;
+  }
+  auto actions = doc.FindMember("TransactItems");
+  if (actions == doc.MemberEnd() || !actions->value.IsArray()) return;
+  for (const auto& action : actions->value.GetArray()) {
+    for (const char* kind : {"Get", "Put", "Update", "Delete", "ConditionCheck"}) {
+      const rapidjson::Value* request = member(action, kind);
+      if (!request) continue;
+      note(text(*request, "TableName"),
+           member(*request, "Key") ? member(*request, "Key") : member(*request, "Item"));
+    }
+  }
+}
+
 }  // namespace
 
 api::Response RequestControls::Throttled(const api::Caller& caller, std::string_view target,
@@ -83,6 +138,7 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
     }
   }
   if (first) {
+    NoteThrottledKeys(db_, caller, doc, held);
     // A batch runs what it can and leaves the rest unprocessed; with nothing
     // it can run, it fails as a whole, as DynamoDB's does.
     if (shape.batch && held.size() < seen.size()) {

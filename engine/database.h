@@ -10,6 +10,7 @@
 //   ClientTokens   ClientRequestToken idempotency            client_tokens.h
 //   Backups        on-demand backups and their restores      backups.h
 //   Settings       small values the emulator keeps           settings.h
+//   KeyInsights    Contributor Insights' key counters        key_insights.h
 //
 // A namespace is an opaque string chosen by the caller ("" for the shared
 // database, "<access key>/<region>" for per-key ones); table names are unique
@@ -40,6 +41,7 @@
 #include "engine/history.h"
 #include "engine/item_write.h"
 #include "engine/item_writer.h"
+#include "engine/key_insights.h"
 #include "engine/object_store.h"
 #include "engine/read_request.h"
 #include "engine/settings.h"
@@ -218,6 +220,8 @@ class Database {
   const Clock& clock() const { return clock_; }
   // Where exports go and imports come from (object_store.h).
   ObjectStore& object_store() const { return *object_store_; }
+  // Contributor Insights' counters (key_insights.h).
+  KeyInsights& key_insights() const { return key_insights_; }
   // How long tables and settings pass through their transient statuses
   // (CREATING, ENABLING, …): DynamoDB Local's -delayTransientStatuses.
   int64_t transient_status_millis() const { return transient_status_millis_; }
@@ -244,6 +248,7 @@ class Database {
   const int64_t transient_status_millis_;
   const std::unique_ptr<Store> store_;
   const std::shared_ptr<ObjectStore> object_store_;
+  mutable KeyInsights key_insights_;
   // The parts, each owning its state; constructed in this order (later
   // parts use earlier ones).
   StreamLog streams_;

@@ -464,6 +464,26 @@ test('export a table and see it, and an import of it, listed', async () => {
   await client.ddb('DeleteTable', {TableName: 'orders-imported'});
 });
 
+test('turn Contributor Insights on and see the keys most accessed', async () => {
+  await page.goto(`${server.url}/#/table/orders/insights`);
+  await page.getByText('Contributor Insights are off').waitFor();
+  const tableRow = page.locator('table.insight-settings tbody tr').filter({hasText: '(table)'});
+  await tableRow.getByRole('button', {name: 'Enable'}).click();
+  await page.getByRole('status').filter({hasText: 'Enabled insights on orders'}).waitFor();
+  const {Table} = await client.ddb('DescribeTable', {TableName: 'orders'});
+  const {Items} = await client.ddb('Scan', {TableName: 'orders', Limit: 1});
+  const key = Object.fromEntries(Table.KeySchema.map((k) => [k.AttributeName, Items[0][k.AttributeName]]));
+  for (let i = 0; i < 3; i++) await client.ddb('GetItem', {TableName: 'orders', Key: key});
+  await page.reload();
+  const rule = page.locator('section.rule').filter({hasText: /DynamoDBContributorInsights-PKC-orders-\d{13}/});
+  const hash = Table.KeySchema[0].AttributeName;
+  await rule.locator('tbody tr').filter({hasText: String(Object.values(Items[0][hash])[0])})
+    .filter({hasText: '3'}).waitFor();
+  await screenshot(page, 'console-insights');
+  await tableRow.getByRole('button', {name: 'Disable'}).click();
+  await page.getByText('Contributor Insights are off').waitFor();
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();

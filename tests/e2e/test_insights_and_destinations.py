@@ -2,12 +2,14 @@
 (raw requests for the members Debian's botocore predates): the settings
 kept per table and index, the statuses a change answers and settles to,
 DynamoDB's rule names, one live destination at a time, and the texts real
-DynamoDB answered (docs/compatibility.md)."""
+DynamoDB answered (docs/compatibility.md); and the keys the insights count,
+as the admin API reports them."""
 
+import json
 import re
 
-from .e2e_util import expect_error, unique_name
-from .server_util import admin_ok
+from .e2e_util import expect_error, raw_call, unique_name
+from .server_util import admin, admin_ok
 
 KINESIS = "arn:aws:kinesis:us-east-1:000000000000:stream/{}"
 NOT_VALID = "^Table is not in a valid state to enable Kinesis Streaming Destination: "
@@ -198,3 +200,95 @@ def test_kinesis_destinations(dynamodb, table):
     with expect_error("ResourceNotFoundException",
                       "^Requested resource not found: Table: " + missing + " not found$"):
         dynamodb.describe_kinesis_streaming_destination(TableName=missing)
+
+
+def insights(srv_url, name):
+    return {rule["RuleName"].split("-")[1] + ("@" + rule["IndexName"] if "IndexName" in rule
+                                               else ""):
+            [(json.dumps(c["Keys"], sort_keys=True), c["Count"]) for c in rule["Contributors"]]
+            for rule in admin_ok(srv_url, "insights/" + name)["Rules"]}
+
+
+def keys(**values):
+    return json.dumps({name: {"S" if isinstance(v, str) else "N": str(v)}
+                       for name, v in values.items()}, sort_keys=True)
+
+
+def test_contributor_insights_count_the_keys_requests_name(start_server):
+    with start_server("--in-memory", "--no-models", "--throttle") as srv:
+        client = srv.client()
+        name = unique_name("ci")
+        client.create_table(
+            TableName=name, BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                       {"AttributeName": "sk", "KeyType": "RANGE"}],
+            AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                                  for a in ("pk", "sk", "g")],
+            GlobalSecondaryIndexes=[{"IndexName": "by_g", "Projection": {"ProjectionType": "ALL"},
+                                     "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}])
+        # Before insights are on, nothing is counted.
+        client.put_item(TableName=name, Item={"pk": {"S": "early"}, "sk": {"S": "0"}})
+        assert admin_ok(srv.url, "insights/" + name)["Rules"] == []
+        client.update_contributor_insights(TableName=name, ContributorInsightsAction="ENABLE")
+        client.update_contributor_insights(TableName=name, IndexName="by_g",
+                                           ContributorInsightsAction="ENABLE")
+        for i in range(3):
+            client.put_item(TableName=name, Item={"pk": {"S": "hot"}, "sk": {"S": str(i)},
+                                                  "g": {"S": "G"}})
+        client.get_item(TableName=name, Key={"pk": {"S": "hot"}, "sk": {"S": "0"}})
+        client.query(TableName=name, KeyConditionExpression="pk = :p",
+                     ExpressionAttributeValues={":p": {"S": "hot"}})
+        client.query(TableName=name, IndexName="by_g", KeyConditionExpression="g = :g",
+                     ExpressionAttributeValues={":g": {"S": "G"}})
+        client.batch_write_item(RequestItems={name: [
+            {"PutRequest": {"Item": {"pk": {"S": "cold"}, "sk": {"S": "0"}}}}]})
+        client.transact_write_items(TransactItems=[
+            {"Delete": {"TableName": name, "Key": {"pk": {"S": "cold"}, "sk": {"S": "0"}}}}])
+        # A failed condition writes nothing and is not counted here.
+        with expect_error("ConditionalCheckFailedException"):
+            client.put_item(TableName=name, Item={"pk": {"S": "cold"}, "sk": {"S": "9"}},
+                            ConditionExpression="attribute_exists(pk)")
+
+        report = insights(srv.url, name)
+        assert sorted(report) == ["PKC", "PKC@by_g", "PKT", "PKT@by_g", "SKC", "SKT"]
+        # hot: 3 puts, a get, a query; cold: a batch put and a transacted delete.
+        assert report["PKC"] == [(keys(pk="hot"), 5), (keys(pk="cold"), 2)]
+        # Ties are ordered by key: cold before hot.
+        assert report["SKC"][:2] == [(keys(pk="cold", sk="0"), 2), (keys(pk="hot", sk="0"), 2)]
+        # The index: three writes of items in it and one query.
+        assert report["PKC@by_g"] == [(keys(g="G"), 4)]
+        assert report["PKT"] == [] and report["PKT@by_g"] == []
+
+        # Throttled keys: a provisioned table at one write unit a second, on
+        # a frozen clock, so the second write of a second is refused.
+        admin_ok(srv.url, "clock", {"AdvanceMillis": 0, "Freeze": True})
+        tight = unique_name("cit")
+        client.create_table(
+            TableName=tight, BillingMode="PROVISIONED",
+            ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        throttled_only = {"TableName": tight, "ContributorInsightsAction": "ENABLE",
+                          "ContributorInsightsMode": "THROTTLED_KEYS"}
+        raw_call(srv.url, "UpdateContributorInsights", throttled_only)  # newer than Debian's botocore
+        throttled = 0
+        for i in range(400):  # past the 300-second burst
+            try:
+                client.put_item(TableName=tight, Item={"pk": {"S": "k%d" % (i % 2)}})
+            except Exception as error:  # noqa: BLE001 - the client's throttling error
+                assert "ProvisionedThroughputExceeded" in str(error)
+                throttled += 1
+        assert throttled > 0
+        report = insights(srv.url, tight)
+        # THROTTLED_KEYS: only the throttled rule, and it counts every refusal.
+        assert sorted(report) == ["PKT"]
+        assert sum(count for _, count in report["PKT"]) == throttled
+
+        # Enabling again makes new rules, counting from zero.
+        client.update_contributor_insights(TableName=tight, ContributorInsightsAction="DISABLE")
+        assert admin_ok(srv.url, "insights/" + tight)["Rules"] == []
+        admin_ok(srv.url, "clock", {"AdvanceMillis": 1})
+        raw_call(srv.url, "UpdateContributorInsights", throttled_only)
+        assert insights(srv.url, tight) == {"PKT": []}
+        status, answer = admin(srv.url, "insights/no-such-table")
+        assert status == 400 and answer["__type"].endswith("ResourceNotFoundException")
