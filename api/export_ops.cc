@@ -299,11 +299,7 @@ std::string RenderExportDescription(Context& ctx, const ExportRequest& request,
                                     const std::string& client_token, int64_t start,
                                     const ExportOutcome& outcome) {
   return RenderObject([&](JsonWriter& w) {
-    auto text = [&](const char* key, std::string_view value) {
-      if (value.empty()) return;
-      w.Key(key);
-      WriteString(w, value);
-    };
+    auto text = [&](const char* key, std::string_view value) { WriteNonEmpty(w, key, value); };
     text("ExportArn", arn);
     text("ExportStatus", outcome.status);
     w.Key("StartTime");
@@ -346,19 +342,8 @@ std::string RenderExportDescription(Context& ctx, const ExportRequest& request,
   });
 }
 
-// The description as the caller sees it now: in progress within the
-// transient-status delay, as stored after.
-std::string ExportView(Context& ctx, const rapidjson::Value& description) {
-  int64_t start = std::llround(description["StartTime"].GetDouble() * 1000.0);
-  if (!ctx.InTransition(start)) return CompactJson(description);
-  return InProgressView(description, "ExportStatus",
-                        {"EndTime", "ExportManifest", "ItemCount", "BilledSizeBytes",
-                         "FailureCode", "FailureMessage"},
-                        {});
-}
-
-std::string WrapDescription(std::string_view member, const std::string& description) {
-  return "{\"" + std::string(member) + "\":" + description + "}";
+std::string ExportAnswer(const std::string& description) {
+  return Wrapped("ExportDescription", description);
 }
 
 // Whether a stored export was asked for with the same parameters.
@@ -402,7 +387,7 @@ ApiResult<std::string> ExportTableToPointInTime(Context& ctx, const rapidjson::V
       auto token = record.description.FindMember("ClientToken");
       if (token == record.description.MemberEnd() || View(token->value) != client_token) continue;
       if (!SameExportParameters(record.description, asked)) return ApiError::ExportConflict();
-      return WrapDescription("ExportDescription", ExportView(ctx, record.description));
+      return ExportAnswer(CurrentView(ctx, record.description, kExportRunning));
     }
   }
   ExportOutcome outcome = RunExport(ctx, *checked, table, export_id, arn, now);
@@ -412,50 +397,28 @@ ApiResult<std::string> ExportTableToPointInTime(Context& ctx, const rapidjson::V
       !stored.ok()) {
     return stored;
   }
-  rapidjson::Document doc;
-  doc.Parse(description.data(), description.size());
   // The first answer is DynamoDB's: the export has started.
-  return WrapDescription("ExportDescription",
-                         InProgressView(doc, "ExportStatus",
-                                        {"EndTime", "ExportManifest", "ItemCount",
-                                         "BilledSizeBytes", "FailureCode", "FailureMessage"},
-                                        {}));
+  return ExportAnswer(InProgressView(description, kExportRunning));
 }
 
 ApiResult<std::string> DescribeExport(Context& ctx, const rapidjson::Value& body) {
-  RequestReader r(body);
-  auto arn = r.String("ExportArn");
-  if (r.failed()) return r.error();
-  Constraints constraints;
-  constraints.NotNull(arn.has_value(), "exportArn");
-  if (arn) constraints.Length(*arn, "exportArn", 37, 1024);
-  if (!constraints.empty()) return constraints.ToError();
-  auto parts = ParseTransferArn(*arn, "export");
-  if (!parts) return ApiError::Validation("Invalid Export ARN");
-  std::string not_found = "Export not found: Export not found: " + std::string(*arn);
-  if (parts->region != ctx.caller.region) {
+  auto found = FindTransfer(ctx, body, TransferKind::kExport);
+  if (!found.ok()) return found.take_error();
+  if (found->parts.region != ctx.caller.region) {
     return ApiError::ExportNotFound("Export not found: Invalid export arn");
   }
-  auto records = ListTransferRecords(ctx, TransferKind::kExport);
-  if (!records.ok()) return records.take_error();
-  for (const auto& record : *records) {
-    if (record.id != parts->id) continue;
-    if (View(record.description["ExportArn"]) != *arn) break;
-    return WrapDescription("ExportDescription", ExportView(ctx, record.description));
+  if (!found->record) {
+    return ApiError::ExportNotFound("Export not found: Export not found: " + found->arn);
   }
-  return ApiError::ExportNotFound(not_found);
+  return ExportAnswer(CurrentView(ctx, found->record->description, kExportRunning));
 }
 
 ApiResult<std::string> ListExports(Context& ctx, const rapidjson::Value& body) {
-  RequestReader r(body);
-  auto table_arn = r.String("TableArn");
-  auto max_results = r.Integer("MaxResults");
-  auto next_token = r.String("NextToken");
-  if (r.failed()) return r.error();
-  Constraints constraints;
-  if (table_arn) constraints.Length(*table_arn, "tableArn", 1, 1024);
-  constraints.Range(max_results, "maxResults", 1, 25);
-  if (!constraints.empty()) return constraints.ToError();
+  auto page = ReadListRequest(ctx, body, TransferKind::kExport);
+  if (!page.ok()) return page.take_error();
+  const std::optional<std::string>& table_arn = page->table_arn;
+  const std::vector<TransferRecord>& records = page->records;
+  const size_t limit = page->limit, start = page->start;
   // The exports of the table as it is now: one deleted and made again has none.
   std::string table_id;
   if (table_arn) {
@@ -467,37 +430,22 @@ ApiResult<std::string> ListExports(Context& ctx, const rapidjson::Value& body) {
     });
     table_id = (*schema)->table_uuid;
   }
-  auto records = ListTransferRecords(ctx, TransferKind::kExport);
-  if (!records.ok()) return records.take_error();
-  // NextToken: the ARN of the next export to list.
-  size_t start = 0;
-  if (next_token) {
-    auto at = std::find_if(records->begin(), records->end(), [&](const TransferRecord& record) {
-      return View(record.description["ExportArn"]) == *next_token;
-    });
-    if (at == records->end()) {
-      return ApiError::Validation("Invalid Request: Provided nextToken is invalid: " +
-                                  std::string(*next_token));
-    }
-    start = static_cast<size_t>(at - records->begin());
-  }
-  size_t limit = static_cast<size_t>(max_results.value_or(10));
   return RenderObject([&](JsonWriter& w) {
     w.Key("ExportSummaries");
     w.StartArray();
     size_t listed = 0;
-    for (size_t i = start; i < records->size(); ++i) {
-      const rapidjson::Value& d = (*records)[i].description;
+    for (size_t i = start; i < records.size(); ++i) {
+      const rapidjson::Value& d = records[i].description;
       if (table_arn && StringMemberOr(d, "TableId") != table_id) continue;
       if (listed == limit) {
         w.EndArray();
         w.Key("NextToken");
-        WriteString(w, View(d["ExportArn"]));
+        WriteString(w, NextTokenFor(TransferKind::kExport, View(d["ExportArn"])));
         return;
       }
       ++listed;
       rapidjson::Document view;
-      view.Parse(ExportView(ctx, d).c_str());
+      view.Parse(CurrentView(ctx, d, kExportRunning).c_str());
       w.StartObject();
       w.Key("ExportArn");
       WriteString(w, View(view["ExportArn"]));

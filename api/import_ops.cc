@@ -274,11 +274,7 @@ std::string RenderImportDescription(Context& ctx, const ImportRequest& request,
                                     const std::string& arn, int64_t start,
                                     const ImportOutcome& outcome) {
   return RenderObject([&](JsonWriter& w) {
-    auto text = [&](const char* key, std::string_view value) {
-      if (value.empty()) return;
-      w.Key(key);
-      WriteString(w, value);
-    };
+    auto text = [&](const char* key, std::string_view value) { WriteNonEmpty(w, key, value); };
     text("ImportArn", arn);
     text("ImportStatus", outcome.status);
     text("TableArn", ctx.TableArn(request.table));
@@ -319,52 +315,12 @@ std::string RenderImportDescription(Context& ctx, const ImportRequest& request,
   });
 }
 
-std::string InProgressImport(const rapidjson::Value& description) {
-  return InProgressView(description, "ImportStatus",
-                        {"EndTime", "ProcessedSizeBytes", "FailureCode", "FailureMessage"},
-                        {"ErrorCount", "ProcessedItemCount", "ImportedItemCount"});
-}
-
-std::string ImportView(Context& ctx, const rapidjson::Value& description) {
-  int64_t start = std::llround(description["StartTime"].GetDouble() * 1000.0);
-  return ctx.InTransition(start) ? InProgressImport(description) : CompactJson(description);
-}
-
 std::string WrapImport(const std::string& description) {
-  return "{\"ImportTableDescription\":" + description + "}";
+  return Wrapped("ImportTableDescription", description);
 }
 
 std::string ErrorLogKey(std::string_view ns, std::string_view id) {
   return "transfer/import-errors/" + std::string(ns) + "\n" + std::string(id);
-}
-
-// ListImports' NextToken: the next import's ARN in hex, padded with zero
-// bytes to whole 16-digit groups and at least 112 digits, DynamoDB's form.
-std::string ImportNextToken(std::string_view arn) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char c : arn) {
-    token += kHex[c >> 4];
-    token += kHex[c & 15];
-  }
-  while (token.size() < 112 || token.size() % 16) token += "00";
-  return token;
-}
-
-std::optional<std::string> ArnOfImportToken(std::string_view token) {
-  if (token.size() < 112 || token.size() > 1024 || token.size() % 16) return std::nullopt;
-  std::string arn;
-  for (size_t i = 0; i < token.size(); i += 2) {
-    auto digit = [](char h) {
-      return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
-    };
-    int high = digit(token[i]), low = digit(token[i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    char c = static_cast<char>(high * 16 + low);
-    if (c == '\0') break;
-    arn += c;
-  }
-  return arn;
 }
 
 }  // namespace
@@ -381,7 +337,7 @@ ApiResult<std::string> ImportTable(Context& ctx, const rapidjson::Value& body) {
     const auto& params = record.description["TableCreationParameters"];
     if (StringMemberOr(params, "TableName") != request->table) return ApiError::ImportConflict();
     if (table_exists) break;  // DynamoDB checks the table first, then the token
-    return WrapImport(ImportView(ctx, record.description));
+    return WrapImport(CurrentView(ctx, record.description, kImportRunning));
   }
   if (table_exists) return ApiError::ResourceInUse("Table already exists: " + request->table);
   int64_t start = ctx.db.clock().NowMillis();
@@ -400,83 +356,42 @@ ApiResult<std::string> ImportTable(Context& ctx, const rapidjson::Value& body) {
       return stored;
     }
   }
-  rapidjson::Document doc;
-  doc.Parse(description.data(), description.size());
-  return WrapImport(InProgressImport(doc));
+  return WrapImport(InProgressView(description, kImportRunning));
 }
 
 ApiResult<std::string> DescribeImport(Context& ctx, const rapidjson::Value& body) {
-  RequestReader r(body);
-  auto arn = r.String("ImportArn");
-  if (r.failed()) return r.error();
-  Constraints constraints;
-  constraints.NotNull(arn.has_value(), "importArn");
-  if (arn) constraints.Length(*arn, "importArn", 37, 1024);
-  if (!constraints.empty()) return constraints.ToError();
-  auto parts = ParseTransferArn(*arn, "import");
-  if (!parts) return ApiError::Validation("Invalid Import ARN");
-  auto records = ListTransferRecords(ctx, TransferKind::kImport);
-  if (!records.ok()) return records.take_error();
-  for (const auto& record : *records) {
-    if (record.id == parts->id && View(record.description["ImportArn"]) == *arn) {
-      return WrapImport(ImportView(ctx, record.description));
-    }
-  }
-  return ApiError::ImportNotFound("Import not found: " + std::string(*arn));
+  auto found = FindTransfer(ctx, body, TransferKind::kImport);
+  if (!found.ok()) return found.take_error();
+  if (!found->record) return ApiError::ImportNotFound("Import not found: " + found->arn);
+  return WrapImport(CurrentView(ctx, found->record->description, kImportRunning));
 }
 
 ApiResult<std::string> ListImports(Context& ctx, const rapidjson::Value& body) {
-  RequestReader r(body);
-  auto table_arn = r.String("TableArn");
-  auto page_size = r.Integer("PageSize");
-  auto next_token = r.String("NextToken");
-  if (r.failed()) return r.error();
-  Constraints constraints;
-  if (table_arn) constraints.Length(*table_arn, "tableArn", 1, 1024);
-  constraints.Range(page_size, "pageSize", 1, 25);
-  std::optional<std::string> next_arn;
-  if (next_token) {
-    next_arn = ArnOfImportToken(*next_token);
-    if (!next_arn) {
-      constraints.Violation(Quote(*next_token), "nextToken",
-                            "Member must satisfy regular expression pattern: ([0-9a-f]{16})+");
-    }
-  }
-  if (!constraints.empty()) return constraints.ToError();
-  auto records = ListTransferRecords(ctx, TransferKind::kImport);
-  if (!records.ok()) return records.take_error();
-  size_t start = 0;
-  if (next_arn) {
-    auto at = std::find_if(records->begin(), records->end(), [&](const TransferRecord& record) {
-      return View(record.description["ImportArn"]) == *next_arn;
-    });
-    if (at == records->end()) {
-      return ApiError::Validation("Invalid Request: Provided nextToken is invalid: " +
-                                  std::string(*next_token));
-    }
-    start = static_cast<size_t>(at - records->begin());
-  }
+  auto page = ReadListRequest(ctx, body, TransferKind::kImport);
+  if (!page.ok()) return page.take_error();
+  const std::optional<std::string>& table_arn = page->table_arn;
+  const std::vector<TransferRecord>& records = page->records;
+  const size_t limit = page->limit, start = page->start;
   // Imports outlive their table: listed by the table's ARN, not its id.
   std::string table_prefix =
       table_arn ? ctx.TableArn(TableNameFromArn(*table_arn)) + "/import/" : "";
-  size_t limit = static_cast<size_t>(page_size.value_or(10));
   return RenderObject([&](JsonWriter& w) {
     w.Key("ImportSummaryList");
     w.StartArray();
     size_t listed = 0;
-    for (size_t i = start; i < records->size(); ++i) {
-      const rapidjson::Value& stored = (*records)[i].description;
+    for (size_t i = start; i < records.size(); ++i) {
+      const rapidjson::Value& stored = records[i].description;
       std::string_view arn = View(stored["ImportArn"]);
       if (!arn.starts_with(table_prefix)) continue;
       if (listed == limit) {
         w.EndArray();
         w.Key("NextToken");
-        WriteString(w, ImportNextToken(arn));
+        WriteString(w, NextTokenFor(TransferKind::kImport, arn));
         return;
       }
       ++listed;
       rapidjson::Document d;
-      d.Parse(ImportView(ctx, stored).c_str());
+      d.Parse(CurrentView(ctx, stored, kImportRunning).c_str());
       w.StartObject();
       for (const char* name : {"ImportArn", "ImportStatus", "TableArn", "S3BucketSource",
                                "CloudWatchLogGroupArn", "InputFormat", "StartTime", "EndTime"}) {

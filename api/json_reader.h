@@ -36,6 +36,14 @@ inline void WriteString(JsonWriter& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
+// A string member, left out when `value` is empty (DynamoDB omits unset
+// members rather than sending them empty).
+inline void WriteNonEmpty(JsonWriter& w, const char* key, std::string_view value) {
+  if (value.empty()) return;
+  w.Key(key);
+  WriteString(w, value);
+}
+
 // Renders a JSON object whose members `members` writes.
 template <class Fn>
 std::string RenderObject(Fn members) {

@@ -1,6 +1,7 @@
 #include "api/transfer_records.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 
@@ -12,6 +13,33 @@ namespace {
 std::string RecordPrefix(TransferKind kind, std::string_view ns) {
   return std::string(kind == TransferKind::kExport ? "transfer/export/" : "transfer/import/") +
          std::string(ns) + "\n";
+}
+
+std::string ImportToken(std::string_view arn) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char c : arn) {
+    token += kHex[c >> 4];
+    token += kHex[c & 15];
+  }
+  while (token.size() < 112 || token.size() % 16) token += "00";
+  return token;
+}
+
+std::optional<std::string> ArnOfImportToken(std::string_view token) {
+  if (token.size() < 112 || token.size() > 1024 || token.size() % 16) return std::nullopt;
+  std::string arn;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    auto digit = [](char h) {
+      return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
+    };
+    int high = digit(token[i]), low = digit(token[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    char c = static_cast<char>(high * 16 + low);
+    if (c == '\0') break;
+    arn += c;
+  }
+  return arn;
 }
 
 }  // namespace
@@ -38,18 +66,68 @@ ApiResult<std::vector<TransferRecord>> ListTransferRecords(Context& ctx, Transfe
   return records;
 }
 
-std::string InProgressView(const rapidjson::Value& description, const char* status_member,
-                           std::initializer_list<const char*> ended_only,
-                           std::initializer_list<const char*> zeroed) {
+const RunningView kExportRunning = {
+    "ExportStatus",
+    {"EndTime", "ExportManifest", "ItemCount", "BilledSizeBytes", "FailureCode", "FailureMessage"},
+    {}};
+const RunningView kImportRunning = {
+    "ImportStatus",
+    {"EndTime", "ProcessedSizeBytes", "FailureCode", "FailureMessage"},
+    {"ErrorCount", "ProcessedItemCount", "ImportedItemCount"}};
+
+std::string InProgressView(const rapidjson::Value& description, const RunningView& running) {
   rapidjson::Document view;
   view.CopyFrom(description, view.GetAllocator());
-  for (const char* name : ended_only) view.RemoveMember(name);
-  for (const char* name : zeroed) {
+  for (const char* name : running.ended_only) view.RemoveMember(name);
+  for (const char* name : running.zeroed) {
     if (auto it = view.FindMember(name); it != view.MemberEnd()) it->value.SetInt(0);
   }
-  view[status_member].SetString("IN_PROGRESS");
+  view[running.status_member].SetString("IN_PROGRESS");
   return CompactJson(view);
 }
+
+std::string InProgressView(std::string_view description_json, const RunningView& running) {
+  rapidjson::Document doc;
+  doc.Parse(description_json.data(), description_json.size());
+  return InProgressView(doc, running);
+}
+
+std::string CurrentView(const Context& ctx, const rapidjson::Value& description,
+                        const RunningView& running) {
+  int64_t start = std::llround(description["StartTime"].GetDouble() * 1000.0);
+  return ctx.InTransition(start) ? InProgressView(description, running) : CompactJson(description);
+}
+
+ApiResult<FoundTransfer> FindTransfer(Context& ctx, const rapidjson::Value& request,
+                                      TransferKind kind) {
+  bool is_export = kind == TransferKind::kExport;
+  const char* member = is_export ? "ExportArn" : "ImportArn";
+  RequestReader r(request);
+  auto arn = r.String(member);
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  const char* path = is_export ? "exportArn" : "importArn";
+  constraints.NotNull(arn.has_value(), path);
+  if (arn) constraints.Length(*arn, path, 37, 1024);
+  if (!constraints.empty()) return constraints.ToError();
+  auto parts = ParseTransferArn(*arn, is_export ? "export" : "import");
+  if (!parts) return ApiError::Validation(is_export ? "Invalid Export ARN" : "Invalid Import ARN");
+  FoundTransfer found{std::string(*arn), std::move(*parts), std::nullopt};
+  auto records = ListTransferRecords(ctx, kind);
+  if (!records.ok()) return records.take_error();
+  for (auto& record : *records) {
+    if (record.id == found.parts.id && View(record.description[member]) == found.arn) {
+      found.record = std::move(record);
+      break;
+    }
+  }
+  return found;
+}
+
+std::string Wrapped(std::string_view member, std::string_view description_json) {
+  return "{\"" + std::string(member) + "\":" + std::string(description_json) + "}";
+}
+
 
 std::optional<TransferArn> ParseTransferArn(std::string_view arn, std::string_view kind) {
   // arn:aws:dynamodb:<region>:<account>:table/<table>/<kind>/<id>
@@ -89,6 +167,54 @@ std::string NewTransferId(int64_t start_millis) {
   std::snprintf(id, sizeof(id), "%014lld-%08x", static_cast<long long>(start_millis),
                 static_cast<unsigned>(random() & 0xffffffffu));
   return id;
+}
+
+std::string NextTokenFor(TransferKind kind, std::string_view arn) {
+  return kind == TransferKind::kExport ? std::string(arn) : ImportToken(arn);
+}
+
+ApiResult<ListPage> ReadListRequest(Context& ctx, const rapidjson::Value& request,
+                                    TransferKind kind) {
+  bool is_export = kind == TransferKind::kExport;
+  const char* limit_member = is_export ? "MaxResults" : "PageSize";
+  RequestReader r(request);
+  auto table_arn = r.String("TableArn");
+  auto limit = r.Integer(limit_member);
+  auto token = r.String("NextToken");
+  if (r.failed()) return r.error();
+  Constraints constraints;
+  if (table_arn) constraints.Length(*table_arn, "tableArn", 1, 1024);
+  constraints.Range(limit, is_export ? "maxResults" : "pageSize", 1, 25);
+  // The ARN the page resumes at: an export's token is one; an import's
+  // must have DynamoDB's form (ImportNextToken).
+  std::optional<std::string> resume_arn;
+  if (token) {
+    resume_arn = is_export ? std::optional<std::string>(std::string(*token))
+                           : ArnOfImportToken(*token);
+    if (!resume_arn) {
+      constraints.Violation(Quote(*token), "nextToken",
+                            "Member must satisfy regular expression pattern: ([0-9a-f]{16})+");
+    }
+  }
+  if (!constraints.empty()) return constraints.ToError();
+  ListPage page;
+  if (table_arn) page.table_arn = std::string(*table_arn);
+  if (limit) page.limit = static_cast<size_t>(*limit);
+  auto records = ListTransferRecords(ctx, kind);
+  if (!records.ok()) return records.take_error();
+  page.records = std::move(*records);
+  if (resume_arn) {
+    const char* member = is_export ? "ExportArn" : "ImportArn";
+    auto at = std::find_if(page.records.begin(), page.records.end(), [&](const auto& record) {
+      return View(record.description[member]) == *resume_arn;
+    });
+    if (at == page.records.end()) {
+      return ApiError::Validation("Invalid Request: Provided nextToken is invalid: " +
+                                  std::string(*token));
+    }
+    page.start = static_cast<size_t>(at - page.records.begin());
+  }
+  return page;
 }
 
 }  // namespace ddb::api

@@ -39,12 +39,44 @@ engine::Status PutTransferRecord(Context& ctx, TransferKind kind, std::string_vi
 // Every record of the caller's namespace, newest first.
 ApiResult<std::vector<TransferRecord>> ListTransferRecords(Context& ctx, TransferKind kind);
 
-// The description as it read while its job ran: status IN_PROGRESS and
-// without the members only an ended job has (`ended_only`); counters in
-// `zeroed` read 0.
-std::string InProgressView(const rapidjson::Value& description, const char* status_member,
-                           std::initializer_list<const char*> ended_only,
-                           std::initializer_list<const char*> zeroed);
+// How a kind's description reads while its job runs: the status member
+// says IN_PROGRESS, the members only an ended job has are left out, the
+// counters read 0.
+struct RunningView {
+  const char* status_member;
+  std::initializer_list<const char*> ended_only;
+  std::initializer_list<const char*> zeroed;
+};
+extern const RunningView kExportRunning;
+extern const RunningView kImportRunning;
+
+// The description (JSON text or parsed) as it read while its job ran.
+std::string InProgressView(const rapidjson::Value& description, const RunningView& running);
+std::string InProgressView(std::string_view description_json, const RunningView& running);
+// As the caller sees it now: running within the transient-status delay
+// from its StartTime, as stored after.
+std::string CurrentView(const Context& ctx, const rapidjson::Value& description,
+                        const RunningView& running);
+
+// {"<member>": <description>}: an operation's answer.
+std::string Wrapped(std::string_view member, std::string_view description_json);
+
+// ListExports' and ListImports' request — TableArn (1 to 1024 characters),
+// the page's size (MaxResults / PageSize, 1 to 25, default 10) and
+// NextToken — read and checked, with the caller's records and where the
+// page begins among them.
+struct ListPage {
+  std::optional<std::string> table_arn;
+  size_t limit = 10;
+  std::vector<TransferRecord> records;  // newest first
+  size_t start = 0;
+};
+ApiResult<ListPage> ReadListRequest(Context& ctx, const rapidjson::Value& request,
+                                    TransferKind kind);
+// The NextToken of a page that ends before the record of `arn`: the ARN
+// itself for ListExports; for ListImports its hex, padded with zero bytes to
+// whole 16-digit groups and at least 112 digits, as DynamoDB's look.
+std::string NextTokenFor(TransferKind kind, std::string_view arn);
 
 // The parts of an export or import ARN,
 // "arn:aws:dynamodb:<region>:<account>:table/<table>/<kind>/<id>".
@@ -56,5 +88,17 @@ std::optional<TransferArn> ParseTransferArn(std::string_view arn, std::string_vi
 
 // A new id: the start time in 14 digits, "-", 8 hex digits.
 std::string NewTransferId(int64_t start_millis);
+
+// DescribeExport's and DescribeImport's request: the ARN (ExportArn,
+// ImportArn) read and checked — not null, 37 to 1024 characters, of an
+// export's or import's form ("Invalid Export ARN") — and its record, when
+// the caller's database has one of that ARN.
+struct FoundTransfer {
+  std::string arn;
+  TransferArn parts;
+  std::optional<TransferRecord> record;
+};
+ApiResult<FoundTransfer> FindTransfer(Context& ctx, const rapidjson::Value& request,
+                                      TransferKind kind);
 
 }  // namespace ddb::api

@@ -56,6 +56,15 @@ def s3(tmp_path):
         process.wait(timeout=10)
 
 
+def make_table(client, name):
+    """A table with point-in-time recovery on, as an export needs."""
+    client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    client.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+
+
 def s3_env():
     return {"AWS_ACCESS_KEY_ID": S3_KEY, "AWS_SECRET_ACCESS_KEY": S3_KEY,
             "AWS_REGION": "us-east-1"}
@@ -66,12 +75,7 @@ def test_export_and_import_through_an_s3_server(start_server, s3):
                       env=s3_env()) as srv:
         client = srv.client()
         name = unique_name("s3x")
-        client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
-                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
-        client.update_continuous_backups(
-            TableName=name,
-            PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        make_table(client, name)
         for i in range(30):
             client.put_item(TableName=name, Item={"pk": {"S": "key %02d" % i},
                                                   "n": {"N": str(i)}})
@@ -137,12 +141,7 @@ def test_requests_carry_the_environments_credentials(start_server, s3):
                       env=env) as srv:
         client = srv.client()
         name = unique_name("s3k")
-        client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
-                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
-        client.update_continuous_backups(
-            TableName=name,
-            PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        make_table(client, name)
         arn = client.export_table_to_point_in_time(
             TableArn="arn:aws:dynamodb:us-east-1:000000000000:table/" + name,
             S3Bucket="exports")["ExportDescription"]["ExportArn"]
