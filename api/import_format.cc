@@ -134,8 +134,10 @@ struct IonValue {
   enum class Kind { kNull, kBool, kNumber, kString, kBlob, kList, kStruct };
   Kind kind = Kind::kNull;
   std::string text;  // kBool: "true"/"false"; kNumber: DynamoDB's N text; kString; kBlob: base64
-  std::vector<std::pair<std::string, IonValue>> fields;
+  // A list's elements, or a struct's field values with their names beside
+  // them (a pair of a name and an IonValue would need IonValue complete).
   std::vector<IonValue> elements;
+  std::vector<std::string> field_names;
   std::string annotation;  // the last one: $dynamodb_SS, ...
 };
 
@@ -326,7 +328,8 @@ class IonReader {
         ++pos_;
         auto member = Value(depth + 1);
         if (!member) return std::nullopt;
-        value.fields.emplace_back(std::move(*name), std::move(*member));
+        value.field_names.push_back(std::move(*name));
+        value.elements.push_back(std::move(*member));
         SkipSpace();
         if (At(pos_) == ',') ++pos_;
         else if (At(pos_) != '}') return Fail("',' or '}' was expected");
@@ -411,9 +414,9 @@ bool WriteIonAttribute(JsonWriter& w, const IonValue& value, std::string* error)
     case Kind::kStruct:
       w.Key("M");
       w.StartObject();
-      for (const auto& [name, member] : value.fields) {
-        WriteString(w, name);
-        if (!WriteIonAttribute(w, member, error)) return false;
+      for (size_t i = 0; i < value.elements.size(); ++i) {
+        WriteString(w, value.field_names[i]);
+        if (!WriteIonAttribute(w, value.elements[i], error)) return false;
       }
       w.EndObject();
       break;
@@ -453,8 +456,10 @@ bool WriteIonAttribute(JsonWriter& w, const IonValue& value, std::string* error)
 bool IonItemJson(const IonValue& record, std::string* json, std::string* error) {
   const IonValue* item = nullptr;
   if (record.kind == IonValue::Kind::kStruct) {
-    for (const auto& [name, member] : record.fields) {
-      if (name == "Item" && member.kind == IonValue::Kind::kStruct) item = &member;
+    for (size_t i = 0; i < record.elements.size(); ++i) {
+      if (record.field_names[i] == "Item" && record.elements[i].kind == IonValue::Kind::kStruct) {
+        item = &record.elements[i];
+      }
     }
   }
   if (!item) {
@@ -464,9 +469,9 @@ bool IonItemJson(const IonValue& record, std::string* json, std::string* error) 
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  for (const auto& [name, member] : item->fields) {
-    WriteString(w, name);
-    if (!WriteIonAttribute(w, member, error)) return false;
+  for (size_t i = 0; i < item->elements.size(); ++i) {
+    WriteString(w, item->field_names[i]);
+    if (!WriteIonAttribute(w, item->elements[i], error)) return false;
   }
   w.EndObject();
   json->assign(buffer.GetString(), buffer.GetSize());
