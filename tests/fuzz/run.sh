@@ -39,7 +39,8 @@ fi
 
 for name in expression attribute_json streams partiql; do
   echo "building ${name}_fuzzer"
-  clang++ "${flags[@]}" "$root/tests/fuzz/${name}_fuzzer.cc" "${layer_libs[@]}" -lrocksdb -lpthread \
+  # zlib and zstd: api/'s data-file compressions (RocksDB's own link them too).
+  clang++ "${flags[@]}" "$root/tests/fuzz/${name}_fuzzer.cc" "${layer_libs[@]}" -lrocksdb -lz -lzstd -lpthread \
     -o "$out/${name}_fuzzer"
 done
 
