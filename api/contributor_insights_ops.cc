@@ -13,6 +13,7 @@
 #include "api/operations.h"
 #include "api/schema_change.h"
 #include "api/table_json.h"
+#include "engine/key_insights.h"
 
 namespace ddb::api {
 namespace {
@@ -40,15 +41,6 @@ std::string_view InsightsStatus(const Context& ctx, const engine::ContributorIns
   return settling ? "DISABLING" : "DISABLED";
 }
 
-// The key schema the rules watch: the table's or the index's.
-const engine::KeySchema& InsightsWatchedKey(const engine::TableSchema& schema,
-                                            std::string_view index) {
-  for (const auto& gsi : schema.global_indexes) {
-    if (gsi.name == index) return gsi.key;
-  }
-  return schema.key;
-}
-
 // DynamoDB's rule names: most accessed (C) and most throttled (T)
 // partition keys, and sort keys where there are any; throttled only under
 // THROTTLED_KEYS.
@@ -58,7 +50,8 @@ std::vector<std::string> InsightsRuleNames(const engine::TableSchema& schema,
   if (!insights.index_name.empty()) resource += "-" + insights.index_name;
   std::string suffix = "-" + resource + "-" + std::to_string(insights.rules_created_millis);
   bool accessed = insights.mode == kAccessedAndThrottled;
-  bool sort_key = !InsightsWatchedKey(schema, insights.index_name).range.empty();
+  const engine::KeySchema* watched = engine::InsightsKeySchema(schema, insights.index_name);
+  bool sort_key = watched && !watched->range.empty();
   std::vector<std::string> names;
   for (std::string_view kind : {"PKC", "PKT", "SKC", "SKT"}) {
     if (kind[2] == 'C' && !accessed) continue;

@@ -12,14 +12,6 @@ const ContributorInsights* EnabledInsights(const TableSchema& schema, std::strin
   return nullptr;
 }
 
-const KeySchema* WatchedKey(const TableSchema& schema, std::string_view index) {
-  if (index.empty()) return &schema.key;
-  for (const auto& gsi : schema.global_indexes) {
-    if (gsi.name == index) return &gsi.key;
-  }
-  return nullptr;
-}
-
 // The attributes of `elements` in `item`; false when one is missing (an
 // item outside a sparse index).
 bool CopyKeyPart(const std::vector<KeyElement>& elements, const Item& item, Item* out) {
@@ -32,6 +24,14 @@ bool CopyKeyPart(const std::vector<KeyElement>& elements, const Item& item, Item
 }
 
 }  // namespace
+
+const KeySchema* InsightsKeySchema(const TableSchema& schema, std::string_view index) {
+  if (index.empty()) return &schema.key;
+  for (const auto& gsi : schema.global_indexes) {
+    if (gsi.name == index) return &gsi.key;
+  }
+  return nullptr;
+}
 
 std::string KeyInsights::ResourceKey(std::string_view ns, uint64_t table_id,
                                      std::string_view index) {
@@ -47,7 +47,7 @@ void KeyInsights::Note(std::string_view ns, const TableSchema& schema, std::stri
                        const Item& item, bool throttled) {
   const ContributorInsights* insights = EnabledInsights(schema, index);
   if (!insights || (!throttled && insights->mode == "THROTTLED_KEYS")) return;
-  const KeySchema* key = WatchedKey(schema, index);
+  const KeySchema* key = InsightsKeySchema(schema, index);
   Item partition;
   if (!key || !CopyKeyPart(key->hash, item, &partition)) return;
   Item full = partition;

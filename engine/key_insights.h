@@ -34,6 +34,10 @@ struct KeyTally {
   uint64_t count = 0;
 };
 
+// The key the rules of `index` ("": the table) watch: the table's or the
+// global index's; null for an index the table does not have.
+const KeySchema* InsightsKeySchema(const TableSchema& schema, std::string_view index);
+
 class KeyInsights {
  public:
   static constexpr size_t kMaxKeysPerRule = 10'000;
