@@ -6,7 +6,9 @@
 // a stream ARN taken without being looked up, the timestamp precision
 // described only once set. A change answers ENABLING, DISABLING or
 // UPDATING and settles after the server's transient-status delay (at once
-// by default). Records are not delivered to any stream.
+// by default). An enabled destination feeds its table's changes to a hidden
+// stream (engine's Kinesis feed), which local triggers naming the Kinesis
+// stream deliver (emulator/trigger_runner.h, api/kinesis_record.h).
 #include <algorithm>
 
 #include "api/json_reader.h"

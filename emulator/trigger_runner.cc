@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/json_reader.h"
+#include "api/kinesis_record.h"
 #include "api/stream_json.h"
 #include "emulator/trigger_settings.h"
 
@@ -33,23 +34,64 @@ constexpr milliseconds kFirstBackoff{200};
 constexpr milliseconds kMaxBackoff{10'000};
 constexpr size_t kMaxBatchBytes = 6 * 1024 * 1024;  // Lambda's payload limit
 
+// The table's enabled Kinesis destination to `arn`, or null.
+const engine::KinesisDestination* EnabledDestination(const engine::TableSchema& schema,
+                                                     std::string_view arn) {
+  for (const auto& d : schema.kinesis_destinations) {
+    if (d.enabled && d.stream_arn == arn) return &d;
+  }
+  return nullptr;
+}
+
+// One record as the trigger's target gets it, and as its filters see it.
+struct EventRecord {
+  std::string json;
+  rapidjson::Document filtered;
+};
+
+EventRecord StreamEventRecord(const TriggerSpec& spec, const engine::StreamInfo& stream,
+                              const std::string& arn, const engine::StreamRecord& record) {
+  EventRecord event;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteStreamRecord(w, record, stream, spec.region, arn, RecordShape::kLambdaEvent);
+  event.json.assign(buffer.GetString(), buffer.GetSize());
+  event.filtered.Parse(event.json.data(), event.json.size());
+  return event;
+}
+
+EventRecord KinesisEventRecord(const TriggerSpec& spec, const api::KinesisRecordSource& source,
+                               const engine::StreamRecord& record) {
+  EventRecord event;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  api::WriteKinesisLambdaRecord(w, source, record, spec.kinesis_stream_arn);
+  event.json.assign(buffer.GetString(), buffer.GetSize());
+  rapidjson::StringBuffer view;
+  JsonWriter v(view);
+  api::WriteKinesisFilterView(v, source, record);
+  event.filtered.Parse(view.GetString(), view.GetSize());
+  return event;
+}
+
 // {"Records": [...]} of the records `spec`'s filters let through, in
-// Lambda's event shape; empty when none does.
+// Lambda's event shape for a DynamoDB stream or a Kinesis stream; empty
+// when none does. `precision`: the Kinesis destination's.
 std::string EventBody(const TriggerSpec& spec, const engine::StreamInfo& stream,
-                      const std::string& label, const std::vector<engine::StreamRecord>& records,
-                      size_t* count) {
+                      const std::string& label, const std::string& precision,
+                      const std::vector<engine::StreamRecord>& records, size_t* count) {
+  bool kinesis = !spec.kinesis_stream_arn.empty();
   std::string arn = StreamArn(spec.region, "000000000000", spec.table, label);
+  api::KinesisRecordSource source{spec.region, spec.table, stream.stream_id, stream.key,
+                                  precision};
   std::string body = "{\"Records\":[";
   size_t matched = 0;
   for (const auto& record : records) {
-    rapidjson::StringBuffer buffer;
-    JsonWriter w(buffer);
-    WriteStreamRecord(w, record, stream, spec.region, arn, RecordShape::kLambdaEvent);
-    rapidjson::Document doc;
-    doc.Parse(buffer.GetString(), buffer.GetSize());
-    if (!MatchesAny(spec.filters, doc)) continue;
+    EventRecord event = kinesis ? KinesisEventRecord(spec, source, record)
+                                : StreamEventRecord(spec, stream, arn, record);
+    if (!MatchesAny(spec.filters, event.filtered)) continue;
     if (matched++) body += ",";
-    body.append(buffer.GetString(), buffer.GetSize());
+    body += event.json;
   }
   *count = matched;
   return matched == 0 ? std::string() : body + "]}";
@@ -121,26 +163,42 @@ void TriggerRunner::Run() {
   // When the batch that is filling its batching window was first seen.
   Clock::time_point first_seen{};
   bool filling = false;
+  const bool kinesis = !spec.kinesis_stream_arn.empty();
+  const engine::StreamKind kind =
+      kinesis ? engine::StreamKind::kKinesisFeed : engine::StreamKind::kDynamoDb;
+  const std::string waiting =
+      kinesis ? "waiting for the Kinesis destination" : "waiting for a stream";
   while (!stopped()) {
     auto table = db_.DescribeTable(spec.ns, spec.table);
-    std::string current =
-        table.ok() && table->schema.stream.enabled ? table->schema.stream.label : "";
+    // The stream to follow next: the table's DynamoDB stream, or the feed
+    // of its Kinesis destination while that writes to this trigger's stream.
+    std::string current, precision;
+    if (table.ok() && !kinesis && table->schema.stream.enabled) {
+      current = table->schema.stream.label;
+    }
+    if (table.ok() && kinesis) {
+      if (auto d = EnabledDestination(table->schema, spec.kinesis_stream_arn)) {
+        precision = d->precision;
+        if (auto feed = db_.KinesisFeedLabel(spec.ns, spec.table); feed.ok()) current = *feed;
+      }
+    }
     if (label.empty()) {
       if (current.empty()) {
-        SetState(table.ok() ? "waiting for a stream" : "waiting for the table");
+        SetState(table.ok() ? waiting : "waiting for the table");
         if (!Wait(kNoStreamInterval)) break;
         continue;
       }
-      auto stream = db_.DescribeStream(spec.ns, spec.table, current);
+      auto stream = db_.DescribeStream(spec.ns, spec.table, current, kind);
       if (!stream.ok()) continue;
       label = current;
       position = spec.from_trim_horizon ? stream->info.trim_horizon : stream->next_sequence;
       save_checkpoint();
     }
-    auto stream = db_.DescribeStream(spec.ns, spec.table, label);
+    auto stream = db_.DescribeStream(spec.ns, spec.table, label, kind);
     uint64_t writes_seen = db_.StreamWrites();
     auto read = stream.ok() ? db_.ReadShard(spec.ns, spec.table, label, "", position,
-                                            static_cast<size_t>(spec.batch_size), kMaxBatchBytes)
+                                            static_cast<size_t>(spec.batch_size), kMaxBatchBytes,
+                                            kind)
                             : engine::Result<engine::ShardRead>(stream.status());
     if (!read.ok() && read.status().code() == engine::Status::Code::kTrimmedData) {
       // Trimmed past the checkpoint: what is gone is gone, as in Lambda.
@@ -157,14 +215,14 @@ void TriggerRunner::Run() {
       if (current == label) current.clear();  // cannot happen; never loop on it
       label.clear();
       if (!current.empty()) {
-        if (auto next = db_.DescribeStream(spec.ns, spec.table, current); next.ok()) {
+        if (auto next = db_.DescribeStream(spec.ns, spec.table, current, kind); next.ok()) {
           label = current;
           position = next->info.trim_horizon;
           save_checkpoint();
           continue;
         }
       }
-      SetState("waiting for a stream");
+      SetState(waiting);
       if (!Wait(kNoStreamInterval)) break;
       continue;
     }
@@ -196,7 +254,7 @@ void TriggerRunner::Run() {
     }
     filling = false;
     size_t count = 0;
-    std::string body = EventBody(spec, stream->info, label, read->records, &count);
+    std::string body = EventBody(spec, stream->info, label, precision, read->records, &count);
     uint64_t first = read->records.front().sequence, last = read->records.back().sequence;
     if (count > 0 && !DeliverWithRetries(body, count, first, last)) break;
     position = read->next_position;
@@ -280,7 +338,9 @@ std::string TriggerRunner::Describe() const {
   // The lag is against the stream as it is now, also while a delivery is
   // being retried.
   uint64_t next_sequence = 0;
-  if (auto stream = db_.DescribeStream(spec_.ns, spec_.table, label); stream.ok()) {
+  auto kind = spec_.kinesis_stream_arn.empty() ? engine::StreamKind::kDynamoDb
+                                               : engine::StreamKind::kKinesisFeed;
+  if (auto stream = db_.DescribeStream(spec_.ns, spec_.table, label, kind); stream.ok()) {
     next_sequence = stream->next_sequence;
   }
   std::lock_guard lock(mu_);

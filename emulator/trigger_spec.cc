@@ -79,6 +79,7 @@ ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   auto timeout = r.Integer("TimeoutSeconds");
   auto region = r.String("Region");
   auto access_key = r.String("AccessKeyId");
+  auto kinesis_arn = r.String("KinesisStreamArn");
   if (r.failed()) return r.error();
   if (!name || !ValidName(*name)) {
     return Invalid("Name is required: 1 to 128 letters, digits, '_', '-' or '.'");
@@ -103,6 +104,12 @@ ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   if (timeout && (*timeout < 1 || *timeout > 900)) {
     return Invalid("TimeoutSeconds must be between 1 and 900");
   }
+  if (kinesis_arn &&
+      (!kinesis_arn->starts_with("arn:aws:kinesis:") || kinesis_arn->find(":stream/") ==
+                                                            std::string_view::npos)) {
+    return Invalid("KinesisStreamArn must be a Kinesis data stream's ARN "
+                   "(arn:aws:kinesis:<region>:<account>:stream/<name>)");
+  }
   if (criteria) {
     auto filters = ParseFilters(*criteria);
     if (!filters.ok()) return filters.take_error();
@@ -118,6 +125,7 @@ ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   spec.max_retry_attempts = static_cast<int>(retries.value_or(-1));
   spec.on_failure_file = std::string(on_failure.value_or(""));
   spec.timeout_seconds = static_cast<int>(timeout.value_or(30));
+  spec.kinesis_stream_arn = std::string(kinesis_arn.value_or(""));
   if (region) spec.region = std::string(*region);
   if (access_key) spec.ns = std::string(*access_key) + "/" + spec.region;
   spec.definition = std::string(json);

@@ -9,9 +9,14 @@
 //    "StartingPosition": "LATEST" | "TRIM_HORIZON",
 //    "FilterCriteria": {"Filters": [{"Pattern": "<JSON text or object>"}]},
 //    "MaximumRetryAttempts": -1, "OnFailure": "failed-batches.jsonl",
-//    "TimeoutSeconds": 30, "Region": "us-east-1", "AccessKeyId": "…"}
+//    "TimeoutSeconds": 30, "Region": "us-east-1", "AccessKeyId": "…",
+//    "KinesisStreamArn": "arn:aws:kinesis:us-east-1:000000000000:stream/orders"}
 // AccessKeyId (with Region) names the database of a --per-key-databases
 // server; without it the trigger reads the shared database.
+// KinesisStreamArn makes it a consumer of the Kinesis data stream the
+// table's Kinesis destination writes to, instead of the table's DynamoDB
+// stream: it gets Lambda's Kinesis event, with DynamoDB's Kinesis records
+// (api/kinesis_record.h), while that destination is enabled.
 //
 // Thread safety: pure functions; a TriggerSpec is a plain value.
 #pragma once
@@ -39,6 +44,7 @@ struct TriggerSpec {
   int max_retry_attempts = -1;  // -1: until it succeeds
   std::string on_failure_file;
   int timeout_seconds = 30;
+  std::string kinesis_stream_arn;  // empty: the table's DynamoDB stream
   std::string definition;  // the JSON as given, shown back by the admin API
 };
 

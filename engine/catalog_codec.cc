@@ -187,7 +187,7 @@ void Fields(V& v, StreamInfo& info) {
   v.Field(info.shards);
 }
 
-constexpr uint32_t kStreamInfoFormatVersion = 1;
+constexpr uint32_t kStreamInfoFormatVersion = 2;
 
 // Appended in version 2.
 template <class V>
@@ -343,8 +343,10 @@ void BackupInfoFields(V& v, BackupInfo& b) {
 }
 
 template <class V>
-void StreamInfoFields(V& v, StreamInfo& info, uint32_t) {
+void StreamInfoFields(V& v, StreamInfo& info, uint32_t version) {
   Fields(v, info);
+  // Appended in version 2: which feed of its table the stream is.
+  if (version >= 2) v.Field(info.kind);
 }
 
 }  // namespace
@@ -395,7 +397,7 @@ std::string EncodeStreamInfo(const StreamInfo& info) {
 
 Result<StreamInfo> DecodeStreamInfo(std::string_view bytes) {
   auto info = DecodeVersioned<StreamInfo>(
-      bytes, kStreamInfoFormatVersion, kStreamInfoFormatVersion, "stream description",
+      bytes, 1, kStreamInfoFormatVersion, "stream description",
       [](auto& v, StreamInfo& i, uint32_t version) { StreamInfoFields(v, i, version); });
   if (info.ok() && info->shards.empty()) {
     return Status::Internal("stored stream description is corrupt");

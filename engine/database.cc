@@ -45,20 +45,33 @@ Status Database::AttachStreams() {
     auto table = tables_.FindById(stream->table_id);
     if (!table) continue;
     MutexLock lock(table->write_mu);
-    table->stream = std::move(stream);
+    (stream->kind == StreamKind::kKinesisFeed ? table->kinesis_feed : table->stream) =
+        std::move(stream);
   }
+  // A schema that asks for a stream or feed it lacks (a destination enabled
+  // before Kinesis feeds were kept) gets one now.
   for (auto& state : tables_.All()) {
     MutexLock lock(state->write_mu);
-    if (!state->schema()->stream.enabled || state->stream) continue;
+    bool wants_stream = state->schema()->stream.enabled && !state->stream;
+    bool wants_feed = FeedsKinesis(*state->schema()) && !state->kinesis_feed;
+    if (!wants_stream && !wants_feed) continue;
     TableSchema schema = *state->schema();
     Store::Batch batch(*store_);
-    auto stream = streams_.Start(state->ns, schema, batch);
+    std::shared_ptr<StreamState> stream, feed;
+    if (wants_stream) stream = streams_.Start(state->ns, schema, batch);
+    if (wants_feed) feed = streams_.StartKinesisFeed(state->ns, schema, batch);
     batch.Put(Family::kCatalog, catalog_keys::Schema(state->ns, schema.name),
               EncodeTableSchema(schema));
     DDB_RETURN_IF_ERROR(store_->Write(batch));
     state->set_schema(std::make_shared<const TableSchema>(std::move(schema)));
-    state->stream = stream;
-    streams_.Register(std::move(stream));
+    if (stream) {
+      state->stream = stream;
+      streams_.Register(std::move(stream));
+    }
+    if (feed) {
+      state->kinesis_feed = feed;
+      streams_.Register(std::move(feed));
+    }
   }
   return Status::Ok();
 }
@@ -192,14 +205,27 @@ std::vector<StreamDescription> Database::ListStreams(std::string_view ns,
 }
 
 Result<StreamDescription> Database::DescribeStream(std::string_view ns, std::string_view table,
-                                                   std::string_view label) const {
-  return streams_.Describe(ns, table, label);
+                                                   std::string_view label,
+                                                   StreamKind kind) const {
+  return streams_.Describe(ns, table, label, kind);
 }
 
 Result<ShardRead> Database::ReadShard(std::string_view ns, std::string_view table,
                                       std::string_view label, std::string_view shard_id,
-                                      uint64_t position, size_t limit, size_t max_bytes) const {
-  return streams_.Read(ns, table, label, shard_id, position, limit, max_bytes);
+                                      uint64_t position, size_t limit, size_t max_bytes,
+                                      StreamKind kind) const {
+  return streams_.Read(ns, table, label, shard_id, position, limit, max_bytes, kind);
+}
+
+Result<std::string> Database::KinesisFeedLabel(std::string_view ns,
+                                               std::string_view table) const {
+  std::string label;
+  DDB_RETURN_IF_ERROR(tables_.WithTableLocked(ns, table, [&](TableState& state) {
+    state.write_mu.AssertHeld();  // by WithTableLocked
+    if (state.kinesis_feed) label = state.kinesis_feed->label;
+    return Status::Ok();
+  }));
+  return label;
 }
 
 uint64_t Database::StreamWrites() const { return streams_.Writes(); }

@@ -136,14 +136,20 @@ class Database {
   // Forgets point-in-time history past each table's recovery period.
   Status TrimHistory();
   std::vector<StreamDescription> ListStreams(std::string_view ns, std::string_view table) const;
+  // A DynamoDB stream, or (by `kind`) a Kinesis feed (stream.h).
   Result<StreamDescription> DescribeStream(std::string_view ns, std::string_view table,
-                                           std::string_view label) const;
+                                           std::string_view label,
+                                           StreamKind kind = StreamKind::kDynamoDb) const;
   // Records of one shard from `position` on, at most `limit` and about
   // `max_bytes`. kNotFound for an unknown stream or shard; kTrimmedData if
   // `position` was trimmed. An empty `shard_id` reads the whole stream.
   Result<ShardRead> ReadShard(std::string_view ns, std::string_view table,
                               std::string_view label, std::string_view shard_id,
-                              uint64_t position, size_t limit, size_t max_bytes) const;
+                              uint64_t position, size_t limit, size_t max_bytes,
+                              StreamKind kind = StreamKind::kDynamoDb) const;
+  // The label of the table's current Kinesis feed, "" while it has none;
+  // kNotFound for no such table.
+  Result<std::string> KinesisFeedLabel(std::string_view ns, std::string_view table) const;
   // How many writes have appended stream records, and a wait until that
   // count passes `seen`: how consumers learn of new records without polling.
   uint64_t StreamWrites() const;

@@ -24,6 +24,9 @@ void PendingStats::CommitTo(TableState& state) const {
   state.stats = table;
   for (const auto& [id, stats] : indexes) state.index_stats[id] = stats;
   if (next_sequence != 0 && state.stream) state.stream->next_sequence = next_sequence;
+  if (next_feed_sequence != 0 && state.kinesis_feed) {
+    state.kinesis_feed->next_sequence = next_feed_sequence;
+  }
   for (const VectorChange& change : vectors) {
     auto loaded = state.vector_stores.find(change.index_id);
     if (loaded == state.vector_stores.end()) continue;  // built from the entries when searched
@@ -79,7 +82,7 @@ Status ItemWriter::Commit(TableState& state, Store::Batch& batch, const PendingS
 
 void ItemWriter::AfterCommit(const PendingStats& pending) {
   if (pending.earliest_expiry != INT64_MAX) ttl_.NoteScheduled(pending.earliest_expiry);
-  if (pending.next_sequence != 0) streams_.NoteWrites();
+  if (pending.next_sequence != 0 || pending.next_feed_sequence != 0) streams_.NoteWrites();
 }
 
 PreparedPut PreparePut(const TableSchema& schema, const Item& item) {
@@ -210,9 +213,14 @@ Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& sche
 void ItemWriter::AppendStreamRecord(TableState& state, const TableSchema& schema,
                                     const Item* old_item, const Item* new_item, bool by_ttl,
                                     Store::Batch& batch, PendingStats& pending) {
-  if (!state.stream) return;
-  streams_.Append(*state.stream, schema, old_item, new_item, by_ttl, batch,
-                  &pending.next_sequence);
+  if (state.stream) {
+    streams_.Append(*state.stream, schema, old_item, new_item, by_ttl, batch,
+                    &pending.next_sequence);
+  }
+  if (state.kinesis_feed) {
+    streams_.Append(*state.kinesis_feed, schema, old_item, new_item, by_ttl, batch,
+                    &pending.next_feed_sequence);
+  }
 }
 
 }  // namespace ddb::engine

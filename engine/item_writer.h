@@ -42,6 +42,7 @@ struct PendingStats {
   // The stream's next sequence number once the batch is written; 0 when
   // the batch appends no record.
   uint64_t next_sequence = 0;
+  uint64_t next_feed_sequence = 0;  // the same for the Kinesis feed
   // The earliest TTL expiry the batch schedules (INT64_MAX: none).
   int64_t earliest_expiry = INT64_MAX;
   // Rows the batch adds to (row set) or removes from vector indexes.

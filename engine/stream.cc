@@ -1,5 +1,7 @@
 #include "engine/stream.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 #include "engine/coding.h"
@@ -43,6 +45,11 @@ std::string StreamPrefix(uint64_t stream_id) {
   std::string key;
   coding::PutFixed64BE(&key, stream_id);
   return key;
+}
+
+bool FeedsKinesis(const TableSchema& schema) {
+  return std::any_of(schema.kinesis_destinations.begin(), schema.kinesis_destinations.end(),
+                     [](const KinesisDestination& d) { return d.enabled; });
 }
 
 std::string StreamRecordKey(uint64_t stream_id, uint64_t sequence) {

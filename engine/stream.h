@@ -55,6 +55,12 @@ struct StreamShard {
   int64_t created_millis = 0;
 };
 
+// Which of a table's change feeds a stream is: its DynamoDB stream, or the
+// hidden feed its Kinesis Data Streams destination is fed from. Both are
+// kept, numbered and trimmed alike; the Streams API sees only the first.
+// Do not reorder: persisted.
+enum class StreamKind { kDynamoDb, kKinesisFeed };
+
 // A stream as the catalog keeps it: what DescribeStream and ListStreams
 // show, and where its records start.
 struct StreamInfo {
@@ -69,6 +75,7 @@ struct StreamInfo {
   int64_t disabled_millis = 0;  // 0 while enabled
   uint64_t trim_horizon = 1;    // the first sequence number not yet trimmed
   std::vector<StreamShard> shards;  // oldest first; the last is open while enabled
+  StreamKind kind = StreamKind::kDynamoDb;
 
   bool enabled() const { return disabled_millis == 0; }
 };
@@ -87,6 +94,7 @@ struct StreamState {
         label(stream_info.label),
         view_type(stream_info.view_type),
         created_millis(stream_info.created_millis),
+        kind(stream_info.kind),
         info(std::move(stream_info)),
         next_sequence(next) {}
 
@@ -98,11 +106,16 @@ struct StreamState {
   const std::string label;
   const std::string view_type;
   const int64_t created_millis;
+  const StreamKind kind;
 
   Mutex mu;
   StreamInfo info GUARDED_BY(mu);
   std::atomic<uint64_t> next_sequence;
 };
+
+// Whether `schema`'s writes feed a Kinesis destination: one is enabled
+// (enabling, active or updating), so its records have somewhere to go.
+bool FeedsKinesis(const TableSchema& schema);
 
 // The storage key of a record, and the prefix of all a stream's records.
 std::string StreamRecordKey(uint64_t stream_id, uint64_t sequence);

@@ -83,6 +83,20 @@ std::vector<std::shared_ptr<StreamState>> StreamLog::EnabledStreams() const {
 
 std::shared_ptr<StreamState> StreamLog::Start(std::string_view ns, TableSchema& schema,
                                               Store::Batch& batch) {
+  auto stream = New(ns, schema, schema.stream.view_type, StreamKind::kDynamoDb, batch);
+  schema.stream.label = stream->label;
+  return stream;
+}
+
+std::shared_ptr<StreamState> StreamLog::StartKinesisFeed(std::string_view ns,
+                                                         const TableSchema& schema,
+                                                         Store::Batch& batch) {
+  return New(ns, schema, "NEW_AND_OLD_IMAGES", StreamKind::kKinesisFeed, batch);
+}
+
+std::shared_ptr<StreamState> StreamLog::New(std::string_view ns, const TableSchema& schema,
+                                            std::string_view view_type, StreamKind kind,
+                                            Store::Batch& batch) {
   // Labels name streams within a table name, also across a deleted and
   // re-created table and a clock moved back: later than all before.
   int64_t now = clock_.NowMillis();
@@ -96,16 +110,16 @@ std::shared_ptr<StreamState> StreamLog::Start(std::string_view ns, TableSchema& 
       }
     }
   }
-  schema.stream.label = StreamLabel(now);
   batch.Put(Family::kCatalog, catalog_keys::kNextStreamId,
             catalog_keys::EncodeCounter(info.stream_id + 1));
   info.ns = std::string(ns);
   info.table_name = schema.name;
   info.table_id = schema.table_id;
-  info.label = schema.stream.label;
-  info.view_type = schema.stream.view_type;
+  info.label = StreamLabel(now);
+  info.view_type = std::string(view_type);
   info.key = schema.key;
   info.created_millis = now;
+  info.kind = kind;
   info.shards.push_back(NewShard(info, 1, now));
   PutStreamInfo(info, batch);
   return std::make_shared<StreamState>(std::move(info), 1);
@@ -143,6 +157,10 @@ void StreamLog::ApplyStop(StreamState& stream, const StreamStop& stop) {
     open.closed = true;
     open.last_sequence = stop.last_sequence;
   }
+}
+
+void StreamLog::ApplyStops(const std::vector<PendingStop>& stops) {
+  for (const PendingStop& pending : stops) ApplyStop(*pending.stream, pending.stop);
 }
 
 void StreamLog::Append(const StreamState& stream, const TableSchema& schema,
@@ -204,7 +222,7 @@ Status StreamLog::Maintain(
     bool maintained = false;
     if (auto table = find_table(stream->table_id)) {
       MutexLock write_lock(table->write_mu);
-      if (!table->dropped && table->stream == stream) {
+      if (!table->dropped && (table->stream == stream || table->kinesis_feed == stream)) {
         note(RollShard(*stream, now));
         note(Trim(*stream, *horizon));
         maintained = true;
@@ -297,10 +315,13 @@ Status StreamLog::Trim(StreamState& stream, uint64_t new_horizon) {
 }
 
 std::shared_ptr<StreamState> StreamLog::Find(std::string_view ns, std::string_view table,
-                                             std::string_view label) const {
+                                             std::string_view label, StreamKind kind) const {
   MutexLock lock(mu_);
   for (const auto& [id, stream] : streams_) {
-    if (stream->ns == ns && stream->table_name == table && stream->label == label) return stream;
+    if (stream->ns == ns && stream->table_name == table && stream->label == label &&
+        stream->kind == kind) {
+      return stream;
+    }
   }
   return nullptr;
 }
@@ -311,7 +332,8 @@ std::vector<StreamDescription> StreamLog::List(std::string_view ns,
   {
     MutexLock lock(mu_);
     for (const auto& [id, stream] : streams_) {
-      if (stream->ns == ns && (table.empty() || stream->table_name == table)) {
+      if (stream->ns == ns && stream->kind == StreamKind::kDynamoDb &&
+          (table.empty() || stream->table_name == table)) {
         streams.push_back(stream);
       }
     }
@@ -329,8 +351,8 @@ std::vector<StreamDescription> StreamLog::List(std::string_view ns,
 }
 
 Result<StreamDescription> StreamLog::Describe(std::string_view ns, std::string_view table,
-                                              std::string_view label) const {
-  auto stream = Find(ns, table, label);
+                                              std::string_view label, StreamKind kind) const {
+  auto stream = Find(ns, table, label, kind);
   if (!stream) return Status::NotFound("stream");
   MutexLock lock(stream->mu);
   return StreamDescription{stream->info, stream->next_sequence};
@@ -338,8 +360,9 @@ Result<StreamDescription> StreamLog::Describe(std::string_view ns, std::string_v
 
 Result<ShardRead> StreamLog::Read(std::string_view ns, std::string_view table,
                                   std::string_view label, std::string_view shard_id,
-                                  uint64_t position, size_t limit, size_t max_bytes) const {
-  auto stream = Find(ns, table, label);
+                                  uint64_t position, size_t limit, size_t max_bytes,
+                                  StreamKind kind) const {
+  auto stream = Find(ns, table, label, kind);
   if (!stream) return Status::NotFound("stream");
   StreamShard shard;
   uint64_t last_written = 0;

@@ -53,6 +53,12 @@ struct StreamStop {
   uint64_t last_sequence = 0;
 };
 
+// A stream's stop written to a batch, to apply once the batch is.
+struct PendingStop {
+  std::shared_ptr<StreamState> stream;
+  StreamStop stop;
+};
+
 class StreamLog {
  public:
   StreamLog(Store& store, const Clock& clock, int64_t shard_rollover_millis,
@@ -69,6 +75,11 @@ class StreamLog {
   // schema's own entry is put to `batch` after this.
   std::shared_ptr<StreamState> Start(std::string_view ns, TableSchema& schema,
                                      Store::Batch& batch) EXCLUDES(mu_);
+  // The hidden feed of `schema`'s Kinesis destination: a stream of
+  // NEW_AND_OLD_IMAGES records the Streams API does not show, labelled like
+  // the table's streams; otherwise as Start.
+  std::shared_ptr<StreamState> StartKinesisFeed(std::string_view ns, const TableSchema& schema,
+                                                Store::Batch& batch) EXCLUDES(mu_);
   void Register(std::shared_ptr<StreamState> stream) EXCLUDES(mu_);
 
   // Writes `stream`'s description, disabled now with its open shard closed,
@@ -76,6 +87,7 @@ class StreamLog {
   // write_mu held from Stop to ApplyStop.
   StreamStop Stop(StreamState& stream, Store::Batch& batch) EXCLUDES(stream.mu);
   void ApplyStop(StreamState& stream, const StreamStop& stop) EXCLUDES(stream.mu);
+  void ApplyStops(const std::vector<PendingStop>& stops);
 
   // Adds the record of replacing `old_item` by `new_item` to `batch` when
   // something changed, numbered from `*next_sequence` (0: the stream's next
@@ -97,24 +109,31 @@ class StreamLog {
   Status Maintain(const std::function<std::shared_ptr<TableState>(uint64_t table_id)>& find_table)
       EXCLUDES(maintenance_mu_, mu_);
 
-  // The streams in `ns` (of `table` only, unless empty), ordered by table
-  // name and creation.
+  // The DynamoDB streams in `ns` (of `table` only, unless empty), ordered
+  // by table name and creation.
   std::vector<StreamDescription> List(std::string_view ns, std::string_view table) const
       EXCLUDES(mu_);
-  // kNotFound if `ns` has no such stream.
+  // kNotFound if `ns` has no such stream of that kind.
   Result<StreamDescription> Describe(std::string_view ns, std::string_view table,
-                                     std::string_view label) const EXCLUDES(mu_);
+                                     std::string_view label,
+                                     StreamKind kind = StreamKind::kDynamoDb) const EXCLUDES(mu_);
   // Database::ReadShard.
   Result<ShardRead> Read(std::string_view ns, std::string_view table, std::string_view label,
                          std::string_view shard_id, uint64_t position, size_t limit,
-                         size_t max_bytes) const EXCLUDES(mu_);
+                         size_t max_bytes, StreamKind kind = StreamKind::kDynamoDb) const
+      EXCLUDES(mu_);
 
   // Forgets every stream (Database::Reset; the caller deletes the records).
   void Clear() EXCLUDES(mu_);
 
  private:
   std::shared_ptr<StreamState> Find(std::string_view ns, std::string_view table,
-                                    std::string_view label) const EXCLUDES(mu_);
+                                    std::string_view label, StreamKind kind) const EXCLUDES(mu_);
+  // A new stream of `kind`, labelled later than every stream `schema`'s
+  // table name has had, written to `batch`.
+  std::shared_ptr<StreamState> New(std::string_view ns, const TableSchema& schema,
+                                   std::string_view view_type, StreamKind kind,
+                                   Store::Batch& batch) EXCLUDES(mu_);
   // Closes the open shard of `stream` and opens its child, if it is old enough.
   Status RollShard(StreamState& stream, int64_t now) EXCLUDES(stream.mu);
   // The first sequence number not past the retention period at `now`: a

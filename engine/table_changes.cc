@@ -56,6 +56,8 @@ Result<TableDescription> Database::UpdateTable(
   DDB_RETURN_IF_ERROR(change(schema));
   bool stream_started = schema.stream.enabled && !old_schema->stream.enabled;
   bool stream_stopped = !schema.stream.enabled && old_schema->stream.enabled;
+  bool feed_started = FeedsKinesis(schema) && !state.kinesis_feed;
+  bool feed_stopped = !FeedsKinesis(schema) && state.kinesis_feed;
 
   std::vector<IndexSchema*> created;
   for (auto& index : schema.global_indexes) {
@@ -95,6 +97,10 @@ Result<TableDescription> Database::UpdateTable(
   if (stream_stopped && state.stream) stop = streams_.Stop(*state.stream, batch);
   std::shared_ptr<StreamState> new_stream;
   if (stream_started) new_stream = streams_.Start(ns, schema, batch);
+  std::optional<StreamStop> feed_stop;
+  if (feed_stopped) feed_stop = streams_.Stop(*state.kinesis_feed, batch);
+  std::shared_ptr<StreamState> new_feed;
+  if (feed_started) new_feed = streams_.StartKinesisFeed(ns, schema, batch);
   // Recovery turned off forgets the history it kept; turned on, it starts
   // from now (the schema says since when).
   if (old_schema->point_in_time_recovery.enabled && !schema.point_in_time_recovery.enabled) {
@@ -124,6 +130,14 @@ Result<TableDescription> Database::UpdateTable(
   if (new_stream) {
     state.stream = new_stream;
     streams_.Register(std::move(new_stream));
+  }
+  if (feed_stop) {
+    streams_.ApplyStop(*state.kinesis_feed, *feed_stop);
+    state.kinesis_feed = nullptr;
+  }
+  if (new_feed) {
+    state.kinesis_feed = new_feed;
+    streams_.Register(std::move(new_feed));
   }
   state.set_schema(std::make_shared<const TableSchema>(std::move(schema)));
   TableDescription description{*state.schema(), state.stats, state.index_stats};

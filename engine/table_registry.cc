@@ -186,8 +186,7 @@ Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Fille
     batch.Put(Family::kCatalog, catalog_keys::IndexStats(schema.table_id, index_id),
               EncodeTableStats(stats));
   }
-  std::shared_ptr<StreamState> stream;
-  if (schema.stream.enabled) stream = streams_.Start(ns, schema, batch);
+  NewFeeds feeds = StartFeeds(ns, schema, batch);
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
   DDB_RETURN_IF_ERROR(store_.Write(batch));
   ++next_table_id_;
@@ -197,9 +196,8 @@ Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Fille
   {
     MutexLock table_lock(state->write_mu);
     state->index_stats = table.index_stats;
-    state->stream = stream;
+    Attach(*state, std::move(feeds));
   }
-  if (stream) streams_.Register(std::move(stream));
   tables_by_id_[schema.table_id] = state;
   tables_.emplace(std::move(name), state);
   TableDescription description{std::move(schema), table.stats, std::move(table.index_stats)};
@@ -207,7 +205,28 @@ Result<TableDescription> TableRegistry::CreateFilled(NewTable table, const Fille
   return description;
 }
 
-std::optional<StreamStop> TableRegistry::AddDrop(TableState& state, Store::Batch& batch) {
+TableRegistry::NewFeeds TableRegistry::StartFeeds(std::string_view ns, TableSchema& schema,
+                                                  Store::Batch& batch) {
+  NewFeeds feeds;
+  if (schema.stream.enabled) feeds.stream = streams_.Start(ns, schema, batch);
+  if (FeedsKinesis(schema)) feeds.kinesis = streams_.StartKinesisFeed(ns, schema, batch);
+  return feeds;
+}
+
+void TableRegistry::Attach(TableState& state, NewFeeds feeds) {
+  state.stream = feeds.stream;
+  state.kinesis_feed = feeds.kinesis;
+  if (feeds.stream) streams_.Register(std::move(feeds.stream));
+  if (feeds.kinesis) streams_.Register(std::move(feeds.kinesis));
+}
+
+void TableRegistry::MarkDropped(TableState& state) {
+  state.dropped = true;
+  state.stream = nullptr;
+  state.kinesis_feed = nullptr;
+}
+
+std::vector<PendingStop> TableRegistry::AddDrop(TableState& state, Store::Batch& batch) {
   batch.Delete(Family::kCatalog, catalog_keys::Schema(state.ns, state.schema()->name));
   // The table's statistics and its indexes' share this prefix.
   std::string stats = catalog_keys::Stats(state.table_id);
@@ -218,10 +237,14 @@ std::optional<StreamStop> TableRegistry::AddDrop(TableState& state, Store::Batch
     batch.DeleteRange(family, begin, end);
   }
   DropHistory(state.table_id, batch);
-  // The stream stays readable (DISABLED) for the retention period; the
-  // table's TTL entries are dropped by the sweeper as they come due.
-  if (!state.stream) return std::nullopt;
-  return streams_.Stop(*state.stream, batch);
+  // The stream stays readable (DISABLED) for the retention period, as does
+  // the Kinesis feed for a trigger still delivering it; the table's TTL
+  // entries are dropped by the sweeper as they come due.
+  std::vector<PendingStop> stops;
+  for (const auto& feed : {state.stream, state.kinesis_feed}) {
+    if (feed) stops.push_back({feed, streams_.Stop(*feed, batch)});
+  }
+  return stops;
 }
 
 Result<TableDescription> TableRegistry::Delete(std::string_view ns, std::string_view name) {
@@ -240,11 +263,10 @@ Result<TableDescription> TableRegistry::Delete(std::string_view ns, std::string_
   {
     MutexLock write_lock(state.write_mu);
     Store::Batch batch(store_);
-    std::optional<StreamStop> stop = AddDrop(state, batch);
+    std::vector<PendingStop> stops = AddDrop(state, batch);
     DDB_RETURN_IF_ERROR(store_.Write(batch));
-    if (stop) streams_.ApplyStop(*state.stream, *stop);
-    state.dropped = true;
-    state.stream = nullptr;
+    streams_.ApplyStops(stops);
+    MarkDropped(state);
   }
   tables_by_id_.erase(state.table_id);
   if (transient_status_millis_ > 0) {
@@ -282,8 +304,7 @@ Status TableRegistry::DropAll(const std::function<Status()>& wipe) {
   DDB_RETURN_IF_ERROR(wipe());
   for (TableState* state : tables) {
     state->write_mu.AssertHeld();  // by table_locks
-    state->dropped = true;
-    state->stream = nullptr;
+    MarkDropped(*state);
   }
   table_locks.Release();
   tables_.clear();
@@ -326,12 +347,13 @@ Status TableRegistry::Replace(std::optional<std::string_view> ns, std::vector<Ne
   }
   TableLocks table_locks(old_tables);
   Store::Batch batch(store_);
-  std::vector<std::pair<TableState*, StreamStop>> stops;
+  std::vector<PendingStop> stops;
   for (TableState* state : table_locks.tables()) {
     state->write_mu.AssertHeld();  // by table_locks
-    if (auto stop = AddDrop(*state, batch)) stops.emplace_back(state, *stop);
+    std::vector<PendingStop> table_stops = AddDrop(*state, batch);
+    stops.insert(stops.end(), table_stops.begin(), table_stops.end());
   }
-  std::vector<std::shared_ptr<StreamState>> streams(tables.size());
+  std::vector<NewFeeds> feeds(tables.size());
   uint64_t next_id = next_table_id_;
   for (size_t i = 0; i < tables.size(); ++i) {
     NewTable& table = tables[i];
@@ -344,7 +366,7 @@ Status TableRegistry::Replace(std::optional<std::string_view> ns, std::vector<Ne
                 EncodeTableStats(stats));
     }
     fill(i, table.schema.table_id, batch);
-    if (table.schema.stream.enabled) streams[i] = streams_.Start(table.ns, table.schema, batch);
+    feeds[i] = StartFeeds(table.ns, table.schema, batch);
     batch.Put(Family::kCatalog, catalog_keys::Schema(table.ns, table.schema.name),
               EncodeTableSchema(table.schema));
   }
@@ -352,14 +374,11 @@ Status TableRegistry::Replace(std::optional<std::string_view> ns, std::vector<Ne
   DDB_RETURN_IF_ERROR(store_.Write(batch));
   next_table_id_ = next_id;
 
-  for (auto& [state, stop] : stops) {
-    state->write_mu.AssertHeld();  // by table_locks
-    streams_.ApplyStop(*state->stream, stop);
-  }
+  // Each stop is applied under its table's lock, held by table_locks.
+  streams_.ApplyStops(stops);
   for (TableState* state : table_locks.tables()) {
     state->write_mu.AssertHeld();  // by table_locks
-    state->dropped = true;
-    state->stream = nullptr;
+    MarkDropped(*state);
     tables_.erase(catalog_keys::QualifiedName(state->ns, state->schema()->name));
     tables_by_id_.erase(state->table_id);
   }
@@ -374,9 +393,8 @@ Status TableRegistry::Replace(std::optional<std::string_view> ns, std::vector<Ne
     {
       MutexLock table_lock(state->write_mu);
       state->index_stats = std::move(table.index_stats);
-      state->stream = streams[i];
+      Attach(*state, std::move(feeds[i]));
     }
-    if (streams[i]) streams_.Register(std::move(streams[i]));
     tables_by_id_[state->table_id] = state;
     tables_.emplace(catalog_keys::QualifiedName(state->ns, state->schema()->name),
                     std::move(state));

@@ -128,10 +128,21 @@ class TableRegistry {
   Status PersistSchema(std::string_view ns, const TableSchema& schema);
 
  private:
-  // Adds to `batch` what deleting `state`'s table writes; the stream's stop
-  // to apply once the batch is written.
-  std::optional<StreamStop> AddDrop(TableState& state, Store::Batch& batch)
+  // Adds to `batch` what deleting `state`'s table writes; the stops of its
+  // stream and Kinesis feed, to apply once the batch is written.
+  std::vector<PendingStop> AddDrop(TableState& state, Store::Batch& batch)
       REQUIRES(state.write_mu);
+  // A new table's stream and Kinesis feed (either may be null).
+  struct NewFeeds {
+    std::shared_ptr<StreamState> stream;
+    std::shared_ptr<StreamState> kinesis;
+  };
+  // Starts, in `batch`, the stream and Kinesis feed `schema` asks for (its
+  // stream label set); Attach them once the batch is written.
+  NewFeeds StartFeeds(std::string_view ns, TableSchema& schema, Store::Batch& batch);
+  void Attach(TableState& state, NewFeeds feeds) REQUIRES(state.write_mu);
+  // Marks `state`'s table gone, once its drop is written.
+  static void MarkDropped(TableState& state) REQUIRES(state.write_mu);
 
   Store& store_;
   const Clock& clock_;

@@ -67,6 +67,8 @@ struct TableState {
   std::optional<uint64_t> next_history_sequence GUARDED_BY(write_mu);
   // The table's enabled stream, or null.
   std::shared_ptr<StreamState> stream GUARDED_BY(write_mu);
+  // The feed of its enabled Kinesis destination (FeedsKinesis), or null.
+  std::shared_ptr<StreamState> kinesis_feed GUARDED_BY(write_mu);
   // Vector indexes' rows in memory, by index_id: loaded when first searched
   // (Database::SearchVectors), then kept in step by every write.
   std::map<uint32_t, std::shared_ptr<VectorStoreHandle>> vector_stores GUARDED_BY(write_mu);

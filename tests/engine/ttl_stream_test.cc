@@ -330,5 +330,69 @@ TEST_F(TtlStreamTest, ExpiredItemsOfADeletedTableLeaveTheSchedule) {
   EXPECT_EQ(Records(label).size(), 1u);
 }
 
+TEST_F(TtlStreamTest, AKinesisDestinationFeedsAHiddenStreamOfBothImages) {
+  test::TempDir dir;
+  Open(dir.path());
+  CreateTable("KEYS_ONLY");
+  auto set_destination = [&](bool enabled) {
+    ASSERT_OK(db_->UpdateTable(kNs, "t", [&](TableSchema& s) {
+      KinesisDestination destination;
+      destination.stream_arn = "arn:aws:kinesis:us-east-1:000000000000:stream/s";
+      destination.enabled = enabled;
+      s.kinesis_destinations = {destination};
+      return Status::Ok();
+    }));
+  };
+  auto feed_records = [&](const std::string& label) {
+    auto read = db_->ReadShard(kNs, "t", label, "", 1, 1000, 1 << 20, StreamKind::kKinesisFeed);
+    EXPECT_OK(read);
+    return read.ok() ? read->records : std::vector<StreamRecord>{};
+  };
+  Put({{"pk", S("before")}});
+  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), "");
+  set_destination(true);
+  std::string feed = *db_->KinesisFeedLabel(kNs, "t");
+  ASSERT_NE(feed, "");
+  EXPECT_NE(feed, Label());
+  Put({{"pk", S("a")}, {"v", N("1")}});
+  Put({{"pk", S("a")}, {"v", N("2")}});
+  // Both images, whatever the table's own stream keeps; and only there.
+  auto records = feed_records(feed);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].old_image->at("v"), N("1"));
+  EXPECT_EQ(records[1].new_image->at("v"), N("2"));
+  EXPECT_FALSE(Records().back().new_image.has_value());
+  // Hidden from the Streams API, and not a stream by its label.
+  EXPECT_EQ(db_->ListStreams(kNs, "t").size(), 1u);
+  EXPECT_FALSE(db_->DescribeStream(kNs, "t", feed).ok());
+
+  // Kept across a reopen, numbering on.
+  Open(dir.path());
+  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), feed);
+  Put({{"pk", S("b")}});
+  ASSERT_EQ(feed_records(feed).size(), 3u);
+  EXPECT_EQ(feed_records(feed).back().sequence, 3u);
+
+  // Disabled: the feed closes and a later write goes nowhere; enabled
+  // again, a new feed starts.
+  set_destination(false);
+  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), "");
+  Put({{"pk", S("c")}});
+  EXPECT_EQ(feed_records(feed).size(), 3u);
+  EXPECT_FALSE(db_->DescribeStream(kNs, "t", feed, StreamKind::kKinesisFeed)->info.enabled());
+  set_destination(true);
+  std::string second = *db_->KinesisFeedLabel(kNs, "t");
+  EXPECT_GT(second, feed);
+  Put({{"pk", S("d")}});
+  ASSERT_EQ(feed_records(second).size(), 1u);
+
+  // Deleting the table stops the feed; it is forgotten a day later.
+  ASSERT_OK(db_->DeleteTable(kNs, "t"));
+  EXPECT_FALSE(db_->DescribeStream(kNs, "t", second, StreamKind::kKinesisFeed)->info.enabled());
+  clock_.Advance(24LL * 3600 * 1000 + 1);
+  ASSERT_OK(db_->MaintainStreams());
+  EXPECT_FALSE(db_->DescribeStream(kNs, "t", second, StreamKind::kKinesisFeed).ok());
+}
+
 }  // namespace
 }  // namespace ddb::engine
