@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "api/attribute_json.h"
 #include "api/base64.h"
 #include "api/md5.h"
+#include "api/stream_json.h"
 #include "engine/key_codec.h"
 
 namespace ddb::api {
@@ -51,16 +51,7 @@ void WriteData(JsonWriter& w, const KinesisRecordSource& source,
   w.StartObject();
   w.Key("ApproximateCreationDateTime");
   w.Int64(micro ? record.created_millis * 1000 : record.created_millis);
-  w.Key("Keys");
-  WriteItem(w, record.keys);
-  if (record.new_image) {
-    w.Key("NewImage");
-    WriteItem(w, *record.new_image);
-  }
-  if (record.old_image) {
-    w.Key("OldImage");
-    WriteItem(w, *record.old_image);
-  }
+  WriteRecordImages(w, record);
   w.Key("SizeBytes");
   w.Uint64(engine::StreamRecordSize(record));
   if (micro) {

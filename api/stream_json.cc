@@ -39,16 +39,7 @@ void WriteStreamRecord(JsonWriter& w, const engine::StreamRecord& record,
   w.StartObject();
   w.Key("ApproximateCreationDateTime");
   w.Int64(record.created_millis / 1000);
-  w.Key("Keys");
-  WriteItem(w, record.keys);
-  if (record.new_image) {
-    w.Key("NewImage");
-    WriteItem(w, *record.new_image);
-  }
-  if (record.old_image) {
-    w.Key("OldImage");
-    WriteItem(w, *record.old_image);
-  }
+  WriteRecordImages(w, record);
   w.Key("SequenceNumber");
   WriteString(w, engine::SequenceNumberText(record.sequence));
   w.Key("SizeBytes");
@@ -70,6 +61,19 @@ void WriteStreamRecord(JsonWriter& w, const engine::StreamRecord& record,
     WriteString(w, stream_arn);
   }
   w.EndObject();
+}
+
+void WriteRecordImages(JsonWriter& w, const engine::StreamRecord& record) {
+  w.Key("Keys");
+  WriteItem(w, record.keys);
+  if (record.new_image) {
+    w.Key("NewImage");
+    WriteItem(w, *record.new_image);
+  }
+  if (record.old_image) {
+    w.Key("OldImage");
+    WriteItem(w, *record.old_image);
+  }
 }
 
 std::string StreamArn(std::string_view region, std::string_view account,

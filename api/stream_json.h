@@ -22,6 +22,9 @@ void WriteStreamRecord(JsonWriter& w, const engine::StreamRecord& record,
                        const engine::StreamInfo& stream, std::string_view region,
                        std::string_view stream_arn, RecordShape shape);
 
+// A record's "Keys", "NewImage" and "OldImage" members, as it keeps them.
+void WriteRecordImages(JsonWriter& w, const engine::StreamRecord& record);
+
 // arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<label>
 std::string StreamArn(std::string_view region, std::string_view account,
                       std::string_view table, std::string_view label);
