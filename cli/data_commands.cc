@@ -12,9 +12,12 @@ void AddTargetOptions(po::options_description& options, OfflineTarget& target) {
   options.add_options()
       ("data-dir", po::value(&target.data_dir),
        "the server's data directory (default ./localdynamo-data); no server may run on it")
-      ("region", po::value(&target.region), "region in ARNs (default us-east-1)")
+      ("region", po::value(&target.region),
+       "the region whose database to use, and ARNs name (default us-east-1)")
+      ("shared-db", po::bool_switch(&target.shared_db),
+       "the data directory of a server run with --shared-db: its one database")
       ("access-key", po::value(&target.access_key),
-       "with a server run with --per-key-databases: whose database (default: the shared one)")
+       "with a server run with --per-key-databases: whose database (with --region)")
       ("help", "print this help and exit");
 }
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "api/database_scope.h"
 #include "api/dispatch.h"
 #include "cli/data_transfer.h"
 
@@ -35,7 +36,10 @@ std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& targ
   }
   offline->db_ = std::move(db).value();
   offline->caller_.region = target.region;
-  if (!target.access_key.empty()) offline->caller_.ns = target.access_key + "/" + target.region;
+  api::DatabaseScope scope = !target.access_key.empty() ? api::DatabaseScope::kPerKeyAndRegion
+                             : target.shared_db         ? api::DatabaseScope::kShared
+                                                        : api::DatabaseScope::kPerRegion;
+  offline->caller_.ns = api::NamespaceOf(scope, target.access_key, target.region);
   return offline;
 }
 

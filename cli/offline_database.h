@@ -23,8 +23,10 @@ namespace ddb::cli {
 struct OfflineTarget {
   std::string data_dir = "./localdynamo-data";
   std::string region = "us-east-1";
+  // The server's --shared-db: one database, whatever the region.
+  bool shared_db = false;
   // With the server's --per-key-databases: the access key whose database
-  // to use (empty: the shared database).
+  // to use (empty: the region's, api/database_scope.h).
   std::string access_key;
 };
 

@@ -3,8 +3,8 @@
 // under /_localdynamo/. No private back door: what the console shows is
 // what any client sees.
 
-// The server accepts any signature; the access key and region name the
-// database (they matter only with --per-key-databases).
+// The server accepts any signature; the region names the database (and
+// the access key too with --per-key-databases).
 export const credentials = {
   accessKey: localStorage.getItem('ld.accessKey') || 'console',
   region: localStorage.getItem('ld.region') || 'us-east-1',
@@ -108,4 +108,12 @@ export async function describeTable(name) {
   Table.ttlAttribute = status === 'ENABLED' || status === 'ENABLING'
       ? ttl.TimeToLiveDescription.AttributeName : null;
   return Table;
+}
+
+// The namespace, the server's name for the database, that the header's
+// access key and region reach (what the admin API's Namespace members take).
+export async function currentNamespace() {
+  const query = `accessKey=${encodeURIComponent(credentials.accessKey)}` +
+                `&region=${encodeURIComponent(credentials.region)}`;
+  return (await admin(`namespace?${query}`)).Namespace;
 }

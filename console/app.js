@@ -30,7 +30,7 @@ function databaseForm() {
   key.addEventListener('change', apply);
   region.addEventListener('change', apply);
   return h('div', {class: 'database',
-                   title: 'The access key and region name the database with --per-key-databases'},
+                   title: 'The region names the database (and the access key with --per-key-databases)'},
            field('Access key', key), field('Region', region));
 }
 
@@ -62,7 +62,7 @@ async function route() {
     if (view === 'table' && name) await tableView(decodeURIComponent(name), tab || 'items');
     else if (view === 'triggers') main.replaceChildren(h('h1', {}, 'Triggers'), triggersSection());
     else if (view === 'faults') faultsView(main);
-    else if (view === 'snapshots') snapshotsView(main);
+    else if (view === 'snapshots') await snapshotsView(main);
     else if (view === 'backups') await backupsView(main);
     else if (view === 'exports') await exportsView(main);
     else await tablesView(main);

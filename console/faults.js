@@ -1,10 +1,10 @@
 // The failure paths a test can provoke: the injected-fault rules (listed,
 // added, removed through /_localdynamo/faults) and the throttle's switch
 // and buckets (/_localdynamo/throttle). Rules are shown for every database;
-// a new one goes to the database the header names when the server keeps one
-// per access key (the Namespace field).
+// a new one may be limited to the database the header's region (and access
+// key) reaches (the Namespace field).
 
-import {admin, credentials} from './api.js';
+import {admin, currentNamespace} from './api.js';
 import {field, h, onLeave, select} from './util.js';
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
@@ -49,7 +49,7 @@ function addForm(refresh, report) {
       rule.DropConnection = true;
     }
     if (Number(count.value) > 0) rule.Count = Number(count.value);
-    if (perKey.checked) rule.Namespace = `${credentials.accessKey}/${credentials.region}`;
+    if (perKey.checked) rule.Namespace = await currentNamespace();
     try {
       const added = await admin('faults', rule);
       report(`Fault rule ${added.Id} added`);

@@ -3,20 +3,14 @@
 // the most accessed and most throttled keys of each rule — counted by the
 // emulator itself, which DynamoDB leaves to CloudWatch — from the admin API.
 
-import {admin, credentials, ddb} from './api.js';
+import {admin, currentNamespace, ddb} from './api.js';
 import {h, plainJson} from './util.js';
 
-// The report of the shared database, or — with --per-key-databases, where
-// the table lives in the header's access key's database — of that one.
+// The report of the table in the database the header's region (and
+// access key) reaches.
 async function report(table) {
-  const path = `insights/${encodeURIComponent(table)}`;
-  try {
-    return await admin(path);
-  } catch (error) {
-    if (error.type !== 'ResourceNotFoundException') throw error;
-    const ns = encodeURIComponent(`${credentials.accessKey}/${credentials.region}`);
-    return admin(`${path}?namespace=${ns}`);
-  }
+  const ns = encodeURIComponent(await currentNamespace());
+  return admin(`insights/${encodeURIComponent(table)}?namespace=${ns}`);
 }
 
 export async function insightsView(root, table) {

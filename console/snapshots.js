@@ -3,12 +3,11 @@
 // database it came from, or a one-database snapshot into the header's),
 // forget one. Restoring replaces tables: the console asks first.
 
-import {admin, credentials} from './api.js';
+import {admin, currentNamespace} from './api.js';
 import {field, h} from './util.js';
 
-const currentNamespace = () => `${credentials.accessKey}/${credentials.region}`;
-
-export function snapshotsView(root) {
+export async function snapshotsView(root) {
+  const here = await currentNamespace();
   const output = h('output', {class: 'status', role: 'status'});
   const report = (text, isError = false) => {
     output.textContent = text;
@@ -37,8 +36,8 @@ export function snapshotsView(root) {
     h('td', {class: 'num'}, snapshot.Bytes), h('td', {}, new Date(snapshot.CreatedMillis).toISOString()),
     h('td', {},
       h('button', {onclick: () => restore(snapshot)}, 'Restore'), ' ',
-      snapshot.Namespace !== undefined && snapshot.Namespace !== currentNamespace()
-        ? h('button', {onclick: () => restore(snapshot, currentNamespace())}, 'Restore into this database')
+      snapshot.Namespace !== undefined && snapshot.Namespace !== here
+        ? h('button', {onclick: () => restore(snapshot, here)}, 'Restore into this database')
         : '', ' ',
       h('button', {onclick: () => act((a) => `Forgot ${a.Name}`,
                                       `snapshots/${encodeURIComponent(snapshot.Name)}`, undefined,
@@ -56,20 +55,20 @@ export function snapshotsView(root) {
   const name = h('input', {name: 'snapshot-name', placeholder: 'seeded', size: 20, required: true});
   const scope = h('select', {name: 'scope'},
     h('option', {value: 'all'}, 'every database'),
-    h('option', {value: 'one'}, `the header's access key and region (${currentNamespace()})`));
+    h('option', {value: 'one'}, `the header's access key and region (${here || 'us-east-1'})`));
   const save = (event) => {
     event.preventDefault();
     const request = {Name: name.value.trim()};
-    if (scope.value === 'one') request.Namespace = currentNamespace();
+    if (scope.value === 'one') request.Namespace = here;
     act((a) => `Saved ${a.Name}: ${a.Tables} tables, ${a.Items} items, ${a.Bytes} bytes`,
         'snapshots', request);
   };
   refresh();
   root.replaceChildren(
     h('h1', {}, 'Snapshots'),
-    h('p', {}, 'Held in the server\'s memory until it stops. With --per-key-databases each ',
-      'access key and region has its own database, and a snapshot can hold one of them; ',
-      'with one shared database (the default), save every database.'),
+    h('p', {}, 'Held in the server\'s memory until it stops. Each region has its own ',
+      'database (with --per-key-databases, each access key and region), and a snapshot can ',
+      'hold one of them or every database.'),
     h('section', {}, h('h2', {}, 'Save'),
       h('form', {class: 'snapshot-form', onsubmit: save},
         field('Name', name), field('Of', scope), h('button', {type: 'submit'}, 'Save snapshot'))),

@@ -181,17 +181,46 @@ ApiResult<std::string> Reset(Preloader& preloader, std::string_view body) {
   });
 }
 
-// ?namespace=<ns>: a database of --per-key-databases, "<access key>/<region>"
-// ('/' may come percent-encoded); nothing when not given.
-std::optional<std::string> NamespaceParameter(std::string_view query) {
-  size_t at = query.find("namespace=");
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view value = query.substr(at + 10);
-  std::string ns(value.substr(0, value.find('&')));
-  for (size_t p; (p = ns.find("%2F")) != std::string::npos || (p = ns.find("%2f")) != std::string::npos;) {
-    ns.replace(p, 3, "/");
+// The value of `name` in a query string ('/' may come percent-encoded);
+// nothing when not given.
+std::optional<std::string> QueryParameter(std::string_view query, std::string_view name) {
+  for (size_t start = 0; start <= query.size();) {
+    size_t end = std::min(query.find('&', start), query.size());
+    std::string_view pair = query.substr(start, end - start);
+    if (pair.size() > name.size() && pair.starts_with(name) && pair[name.size()] == '=') {
+      std::string value(pair.substr(name.size() + 1));
+      for (size_t p; (p = value.find("%2F")) != std::string::npos ||
+                     (p = value.find("%2f")) != std::string::npos;) {
+        value.replace(p, 3, "/");
+      }
+      return value;
+    }
+    start = end + 1;
   }
-  return ns;
+  return std::nullopt;
+}
+
+// ?namespace=<ns>: one database (api/database_scope.h: "<region>", or
+// "<access key>/<region>" with --per-key-databases); nothing when not given.
+std::optional<std::string> NamespaceParameter(std::string_view query) {
+  return QueryParameter(query, "namespace");
+}
+
+// GET namespace?accessKey=<key>&region=<region>: the database a request
+// signed so reaches, for tools (the console) that name it to other endpoints.
+std::string NamespaceJson(api::DatabaseScope scope, std::string_view query) {
+  std::string region = QueryParameter(query, "region").value_or(std::string(api::kDefaultRegion));
+  std::string ns = api::NamespaceOf(scope, QueryParameter(query, "accessKey").value_or(""), region);
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Namespace");
+    WriteString(w, ns);
+    w.Key("Region");
+    WriteString(w, region.empty() ? api::kDefaultRegion : region);
+    w.Key("Scope");
+    w.String(scope == api::DatabaseScope::kShared          ? "SHARED"
+             : scope == api::DatabaseScope::kPerKeyAndRegion ? "PER_KEY_AND_REGION"
+                                                           : "PER_REGION");
+  });
 }
 
 ApiResult<std::string> Faults(FaultRules& faults, std::string_view method, std::string_view id,
@@ -295,6 +324,7 @@ std::string Index() {
          R"({"Method":"GET|POST|DELETE","Path":"/_localdynamo/faults","Does":"injected-fault rules: list, add one, remove all"},)"
          R"({"Method":"DELETE","Path":"/_localdynamo/faults/<id>","Does":"remove one fault rule"},)"
          R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"},)"
+         R"({"Method":"GET","Path":"/_localdynamo/namespace","Does":"the database (Namespace) a request signed with ?accessKey=k&region=r reaches"},)"
          R"({"Method":"GET","Path":"/_localdynamo/insights/<table>","Does":"Contributor Insights: each enabled rule's ten most accessed or throttled keys; ?namespace=ns for one database"}]})";
 }
 
@@ -335,6 +365,10 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
   if (rest == "faults" || rest.starts_with("faults/")) {
     std::string_view id = rest == "faults" ? "" : rest.substr(7);
     return Answer(Faults(services.controls.faults(), method, id, query, body));
+  }
+  if (rest == "namespace") {
+    return method == "GET" ? Response{200, NamespaceJson(services.scope, query)}
+                           : Answer(only("GET"));
   }
   if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
   if (rest.starts_with("insights/")) {

@@ -42,6 +42,7 @@
 
 #include <string_view>
 
+#include "api/database_scope.h"
 #include "api/dispatch.h"
 #include "emulator/models.h"
 #include "emulator/request_controls.h"
@@ -61,6 +62,8 @@ struct AdminServices {
   Preloader& preloader;
   RequestControls& controls;  // injected faults and the throttle
   Snapshots& snapshots;
+  // Which database a request's region and access key name.
+  api::DatabaseScope scope = api::DatabaseScope::kPerRegion;
 };
 
 // `path` is the request target, starting with kAdminPrefix.

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "api/database_scope.h"
 #include "api/dispatch.h"
 #include "api/json_reader.h"
 
@@ -204,7 +205,7 @@ ApiResult<LoadSummary> Preloader::Reset() {
   if (!reset.ok()) return reset;
   loaded_.clear();
   Caller shared;
-  shared.region = "us-east-1";
+  shared.region = std::string(api::kDefaultRegion);
   auto summary = models_.LoadInto(db_, shared);
   if (!summary.ok()) return summary.take_error();
   loaded_.insert(shared.ns);
@@ -214,8 +215,7 @@ ApiResult<LoadSummary> Preloader::Reset() {
 Caller CallerOfNamespace(std::string_view ns) {
   Caller caller;
   caller.ns = std::string(ns);
-  size_t slash = ns.rfind('/');
-  caller.region = slash == std::string_view::npos ? "us-east-1" : std::string(ns.substr(slash + 1));
+  caller.region = api::RegionOfNamespace(ns);
   return caller;
 }
 

@@ -58,8 +58,8 @@ class Models {
   std::vector<Table> tables_;
 };
 
-// The caller whose database `ns` is ("<access key>/<region>", or "" for
-// the shared one), as far as loading models into it needs one.
+// The caller whose database `ns` is (api/database_scope.h), as far as
+// loading models into it needs one.
 api::Caller CallerOfNamespace(std::string_view ns);
 
 // Keeps every database the server hands out preloaded: the shared one at

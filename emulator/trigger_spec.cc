@@ -127,7 +127,7 @@ ApiResult<TriggerSpec> ParseTriggerSpec(std::string_view json) {
   spec.timeout_seconds = static_cast<int>(timeout.value_or(30));
   spec.kinesis_stream_arn = std::string(kinesis_arn.value_or(""));
   if (region) spec.region = std::string(*region);
-  if (access_key) spec.ns = std::string(*access_key) + "/" + spec.region;
+  if (access_key) spec.access_key = std::string(*access_key);
   spec.definition = std::string(json);
   return spec;
 }

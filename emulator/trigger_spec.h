@@ -11,8 +11,10 @@
 //    "MaximumRetryAttempts": -1, "OnFailure": "failed-batches.jsonl",
 //    "TimeoutSeconds": 30, "Region": "us-east-1", "AccessKeyId": "…",
 //    "KinesisStreamArn": "arn:aws:kinesis:us-east-1:000000000000:stream/orders"}
-// AccessKeyId (with Region) names the database of a --per-key-databases
-// server; without it the trigger reads the shared database.
+// Region (default us-east-1) names the database the table is in; with
+// --per-key-databases, AccessKeyId and Region do, and without AccessKeyId
+// the trigger reads namespace "" (api/database_scope.h). The manager sets
+// `ns` from them.
 // KinesisStreamArn makes it a consumer of the Kinesis data stream the
 // table's Kinesis destination writes to, instead of the table's DynamoDB
 // stream: it gets Lambda's Kinesis event, with DynamoDB's Kinesis records
@@ -33,8 +35,9 @@ namespace ddb::emulator {
 struct TriggerSpec {
   std::string name;
   std::string table;
-  std::string ns;      // engine namespace ("" shared)
+  std::string ns;  // engine namespace, set by TriggerManager::Add
   std::string region = "us-east-1";
+  std::string access_key;  // AccessKeyId
   std::string url;
   std::string command;
   int batch_size = 100;

@@ -8,12 +8,14 @@ using api::ApiError;
 using api::ApiResult;
 
 TriggerManager::TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
-                               bool allow_commands, TriggerTargets targets)
+                               bool allow_commands, TriggerTargets targets,
+                               api::DatabaseScope scope)
     : db_(db),
       transport_(transport),
       log_(std::move(log)),
       allow_commands_(allow_commands),
-      targets_(std::move(targets)) {}
+      targets_(std::move(targets)),
+      scope_(scope) {}
 
 TriggerManager::~TriggerManager() {
   std::map<std::string, std::unique_ptr<TriggerRunner>, std::less<>> triggers;
@@ -41,6 +43,10 @@ ApiResult<std::string> TriggerManager::Add(std::string_view definition, TriggerS
   if (!spec->url.empty()) {
     if (auto refused = targets_.Refusal(spec->url)) return ApiError::Validation(*refused);
   }
+  bool per_key = scope_ == api::DatabaseScope::kPerKeyAndRegion;
+  spec->ns = per_key && spec->access_key.empty()
+                 ? ""
+                 : api::NamespaceOf(scope_, spec->access_key, spec->region);
   bool persist = source == TriggerSource::kAdminApi;
   std::lock_guard lock(mu_);
   if (triggers_.count(spec->name)) {

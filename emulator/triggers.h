@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/database_scope.h"
 #include "api/errors.h"
 #include "emulator/trigger_runner.h"
 #include "emulator/trigger_spec.h"
@@ -38,8 +39,10 @@ class TriggerManager {
   // `allow_commands`: whether Command and OnFailure triggers may come from
   // the admin API (--allow-command-triggers); the file may always use them.
   // `targets`: the hosts HTTP triggers may reach, whatever their source.
+  // `scope`: which database a definition's Region and AccessKeyId name.
   TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
-                 bool allow_commands = false, TriggerTargets targets = TriggerTargets());
+                 bool allow_commands = false, TriggerTargets targets = TriggerTargets(),
+                 api::DatabaseScope scope = api::DatabaseScope::kPerRegion);
   ~TriggerManager();  // stops every trigger
 
   // Starts a trigger from its definition. The admin API's are kept in the
@@ -66,6 +69,7 @@ class TriggerManager {
   const Log log_;
   const bool allow_commands_;
   const TriggerTargets targets_;
+  const api::DatabaseScope scope_;
   mutable std::mutex mu_;
   // guarded by mu_
   std::map<std::string, std::unique_ptr<TriggerRunner>, std::less<>> triggers_;

@@ -83,7 +83,7 @@ BackendReply LocalBackend::Admin(std::string_view method, std::string_view path,
 std::string LocalBackend::Describe() const {
   const api::Caller& caller = parts_->offline->caller();
   return "data directory " + parts_->data_dir + " (region " + caller.region +
-         (caller.ns.empty() ? ", the shared database" : ", database " + caller.ns) + ")";
+         (caller.ns.empty() ? ", the default database" : ", database " + caller.ns) + ")";
 }
 
 }  // namespace ddb::mcp

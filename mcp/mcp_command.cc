@@ -45,8 +45,9 @@ int RunMcpCommand(int argc, char** argv, const std::string& default_models_dir) 
        "snapshots); without it the server is read-only")
       ("access-key", po::value(&access_key),
        "the access key requests carry: under --per-key-databases, whose database (default "
-       "$AWS_ACCESS_KEY_ID or \"localdynamo\"; with --data-dir: the shared database)")
-      ("region", po::value(&region), "the region requests carry (default $AWS_REGION or us-east-1)")
+       "$AWS_ACCESS_KEY_ID or \"localdynamo\"; with --data-dir: none, the region's database)")
+      ("region", po::value(&region),
+       "the region requests carry, whose database they reach (default $AWS_REGION or us-east-1)")
       ("admin-token", po::value(&admin_token),
        "the server's --admin-token, sent on admin API calls (default $LOCALDYNAMO_ADMIN_TOKEN)")
       ("max-items", po::value(&options.limits.max_items),

@@ -36,7 +36,7 @@ constexpr std::string_view kUpdate =
 constexpr std::string_view kMoveClock =
     R"({"type":"object","properties":{"AdvanceSeconds":{"type":"number"},"AdvanceMillis":{"type":"integer"},"SetMillis":{"type":"integer","description":"epoch milliseconds"},"Reset":{"type":"boolean","description":"back to the system's time"},"Freeze":{"type":"boolean","description":"a frozen clock moves only when told"}}})";
 constexpr std::string_view kReset =
-    R"({"type":"object","properties":{"Namespace":{"type":"string","description":"one database (\"<access key>/<region>\" under --per-key-databases, \"\" the shared one); absent: every database"},"Models":{"type":"boolean","description":"false: leave the database empty instead of loading the preloaded models"}}})";
+    R"({"type":"object","properties":{"Namespace":{"type":"string","description":"one database: \"\" us-east-1 (everyone with --shared-db), \"<region>\" another region, \"<access key>/<region>\" under --per-key-databases; absent: every database"},"Models":{"type":"boolean","description":"false: leave the database empty instead of loading the preloaded models"}}})";
 constexpr std::string_view kSaveSnapshot =
     R"({"type":"object","properties":{"Name":{"type":"string"},"Namespace":{"type":"string","description":"one database only; absent: every database"}},"required":["Name"]})";
 constexpr std::string_view kRestoreSnapshot =

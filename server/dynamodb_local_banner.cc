@@ -14,7 +14,7 @@ std::string DynamoDbLocalBanner(const Options& options, int port, std::string_vi
       // DynamoDB Local names the -dbPath it was given, null without one;
       // here a persistent run always has a directory.
       << "DbPath:\t" << (options.in_memory ? "null" : options.data_dir) << "\n"
-      << "SharedDb:\t" << flag(!options.per_key_databases) << "\n"
+      << "SharedDb:\t" << flag(options.shared_db) << "\n"
       << "shouldDelayTransientStatuses:\t" << flag(options.delay_transient_millis > 0) << "\n"
       << "CorsParams:\t" << (options.cors_params.empty() ? "null" : options.cors_params)
       << "\n\n";

@@ -13,7 +13,6 @@
 namespace ddb::server {
 namespace {
 
-constexpr std::string_view kDefaultRegion = "us-east-1";
 
 std::string NewRequestId() {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -177,10 +176,11 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
   } else {
     Credential credential = ParseCredential(request.authorization);
     api::Caller caller;
-    caller.region = credential.region.empty() ? std::string(kDefaultRegion) : credential.region;
-    if (options_.per_key_databases) caller.ns = credential.access_key + "/" + caller.region;
+    caller.region =
+        credential.region.empty() ? std::string(api::kDefaultRegion) : credential.region;
+    caller.ns = api::NamespaceOf(options_.scope, credential.access_key, caller.region);
     caller.host = HostOf(request);
-    auto loaded = options_.per_key_databases && options_.preloader
+    auto loaded = options_.preloader
                       ? options_.preloader->EnsureLoaded(caller)
                       : api::ApiResult<std::optional<emulator::LoadSummary>>(std::nullopt);
     if (!loaded.ok()) {

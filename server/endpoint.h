@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "api/database_scope.h"
 #include "emulator/admin.h"
 #include "engine/database.h"
 #include "server/access_policy.h"
@@ -21,16 +22,16 @@
 namespace ddb::server {
 
 struct EndpointOptions {
-  // false: every access key and region shares one database (the default);
-  // true: one database per access key and region, like DynamoDB Local.
-  bool per_key_databases = false;
+  // Which database a request reaches: its region's (the default), the one
+  // of all, or its access key's in its region (api/database_scope.h).
+  api::DatabaseScope scope = api::DatabaseScope::kPerRegion;
   // Which web pages, Host names and admin callers are answered; CORS
   // headers go to the pages it allows.
   AccessPolicy access;
   // The admin API's services; null when it is turned off (--no-admin).
   emulator::AdminServices* admin = nullptr;
-  // With per_key_databases: loads the preloaded models into each new
-  // database on its first request; null when no models are preloaded.
+  // Loads the preloaded models into each database on its first request;
+  // null when no models are preloaded.
   emulator::Preloader* preloader = nullptr;
   bool console = true;  // the web console for browsers (false: --no-console)
   // GET / answers DynamoDB Local's 400 MissingAuthenticationToken instead of

@@ -176,9 +176,14 @@ int main(int argc, char** argv) {
   size_t model_tables = models->table_count();
   emulator::Preloader preloader(std::move(models).value(), **db);
   emulator::LoadSummary loaded;
-  if (!options->per_key_databases) {
+  const api::DatabaseScope scope = options->per_key_databases ? api::DatabaseScope::kPerKeyAndRegion
+                                   : options->shared_db      ? api::DatabaseScope::kShared
+                                                             : api::DatabaseScope::kPerRegion;
+  if (scope != api::DatabaseScope::kPerKeyAndRegion) {
+    // The default region's database (every caller's with --shared-db) is
+    // ready before the first request; another region's on its first.
     api::Caller shared;
-    shared.region = "us-east-1";
+    shared.region = std::string(api::kDefaultRegion);
     auto summary = preloader.EnsureLoaded(shared);
     if (!summary.ok()) {
       std::cerr << "localdynamo: " << summary.error().message << "\n";
@@ -191,7 +196,7 @@ int main(int argc, char** argv) {
   server::TriggerTransport transport(trigger_targets);
   auto triggers = std::make_unique<emulator::TriggerManager>(
       **db, transport, [](const std::string& line) { std::cout << line << std::endl; },
-      options->allow_command_triggers, trigger_targets);
+      options->allow_command_triggers, trigger_targets, scope);
   if (!options->triggers_file.empty()) {
     std::ifstream in(options->triggers_file);
     std::stringstream text;
@@ -224,14 +229,14 @@ int main(int argc, char** argv) {
     }
   }
   emulator::Snapshots snapshots(**db, preloader, clock);
-  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls, snapshots};
+  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls, snapshots, scope};
 
   server::AccessPolicy access({.cors = options->cors_params,
                                .allowed_hosts = options->allowed_hosts,
                                .admin_token = options->admin_token,
                                .listen_host = options->host,
                                .admin_open = options->admin_open});
-  server::Endpoint endpoint(**db, {.per_key_databases = options->per_key_databases,
+  server::Endpoint endpoint(**db, {.scope = scope,
                                    .access = access,
                                    .admin = options->admin ? &admin : nullptr,
                                    .preloader = model_tables > 0 ? &preloader : nullptr,
@@ -266,8 +271,9 @@ int main(int argc, char** argv) {
                                    std::filesystem::absolute(options->data_dir).string();
   std::cout << "localdynamo listening on http://" << options->host << ":" << http->port()
             << " (" << location << ", "
-            << (options->per_key_databases ? "a database per access key and region"
-                                           : "one shared database")
+            << (scope == api::DatabaseScope::kPerKeyAndRegion ? "a database per access key and region"
+                : scope == api::DatabaseScope::kShared      ? "one shared database"
+                                                            : "a database per region")
             << (verifier ? ", verifying signatures of " + std::to_string(verifier->key_count()) +
                                " access keys"
                          : "")
@@ -284,7 +290,7 @@ int main(int argc, char** argv) {
   }
   double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             started).count();
-  if (options->per_key_databases) {
+  if (scope == api::DatabaseScope::kPerKeyAndRegion) {
     std::cout << "models: " << model_tables << " tables, loaded into each database on its first "
               << "request" << std::endl;
   } else {

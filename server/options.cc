@@ -55,8 +55,10 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "the folder whose subfolders are the buckets of exports and imports (default "
        "<data-dir>/s3; with --in-memory, buckets are kept in memory)")
       ("per-key-databases", po::bool_switch(&options.per_key_databases),
-       "one isolated database per access key and region (default: all callers share one)")
-      ("shared-db", "all callers share one database (the default)")
+       "one isolated database per access key and region (default: one per region, shared "
+       "by every access key)")
+      ("shared-db", po::bool_switch(&options.shared_db),
+       "every caller, whatever its region, shares one database (default: one per region)")
       ("threads", po::value(&options.threads), "I/O threads (default: one per core)")
       ("request-timeout", po::value(&options.request_timeout_seconds),
        "seconds a client has to send a whole request once it has begun, and to take the "
@@ -172,6 +174,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   if (vm.count("inMemory")) options.in_memory = true;
+  if (vm.count("sharedDb")) options.shared_db = true;
   if (vm.count("dbPath")) options.data_dir = vm["dbPath"].as<std::string>();
   if (vm.count("delayTransientStatuses")) options.delay_transient_millis = 500;
   if (vm.count("cors")) options.cors_params = vm["cors"].as<std::string>();
@@ -215,6 +218,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   }
   if (!options.credentials_file.empty() && !options.verify_signatures) {
     std::cerr << "localdynamo: --credentials needs --verify-signatures\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (options.shared_db && options.per_key_databases) {
+    std::cerr << "localdynamo: --shared-db and --per-key-databases exclude each other\n";
     *exit_code = 2;
     return std::nullopt;
   }

@@ -17,7 +17,10 @@ struct Options {
   int port = 8000;
   bool in_memory = false;
   std::string data_dir = "./localdynamo-data";
+  // One database per region (the default), one for every caller
+  // (--shared-db), or one per access key and region (--per-key-databases).
   bool per_key_databases = false;
+  bool shared_db = false;
   // The -cors value as given (empty: not given, and web pages of loopback
   // origins alone may call the server; see server/access_policy.h).
   std::string cors_params;

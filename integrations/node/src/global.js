@@ -45,6 +45,18 @@ async function expectDatabasePerKey(endpoint, probe, tables) {
   }
 }
 
+// The database a key and region reach, as the server names it: "" for
+// us-east-1 (or every region with --shared-db), else the region. A server
+// too old to say keeps one database for all: "".
+async function namespaceOnServer(endpoint, accessKey, region) {
+  const query = `accessKey=${encodeURIComponent(accessKey)}&region=${encodeURIComponent(region)}`;
+  try {
+    return (await admin(endpoint, "GET", `namespace?${query}`)).Namespace;
+  } catch {
+    return "";
+  }
+}
+
 // Returns the teardown. `root`: where the config file is looked for.
 export async function setUp({ root = process.cwd() } = {}) {
   const settings = await loadSettings(root);
@@ -65,6 +77,8 @@ export async function setUp({ root = process.cwd() } = {}) {
     isolation: settings.isolation,
     keyPrefix,
     sharedKey: `${keyPrefix}localdynamo`,
+    sharedNamespace: settings.isolation
+      ? null : await namespaceOnServer(server.endpoint, `${keyPrefix}localdynamo`, settings.region),
     models: settings.models,
     between: settings.between,
     snapshot: null,

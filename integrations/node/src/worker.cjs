@@ -19,9 +19,10 @@ function accessKeyFor(state, id) {
   return state.isolation ? `${state.keyPrefix}worker-${id}` : state.sharedKey;
 }
 
-// The database's name in the admin API: "" is the shared one.
+// The database's name in the admin API: the worker's own, or the one all
+// workers share (the region's, asked of the server at set-up).
 function namespaceOf(state, accessKeyId) {
-  return state.isolation ? `${accessKeyId}/${state.region}` : "";
+  return state.isolation ? `${accessKeyId}/${state.region}` : (state.sharedNamespace ?? "");
 }
 
 // Points this process's AWS environment at the worker's database.
