@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "api/database_scope.h"
 #include "engine/database.h"
 
 namespace ddb::api {
@@ -16,6 +17,14 @@ struct Caller {
   std::string region;  // from the request's SigV4 credential scope
   std::string host{};  // the Host the client reached (DescribeEndpoints answers it)
   std::string account_id = "000000000000";
+  // How namespaces were chosen, so another region's database can be named
+  // (a global table's replicas).
+  DatabaseScope scope = DatabaseScope::kPerRegion;
+  std::string access_key{};
+
+  std::string NamespaceOfRegion(std::string_view other_region) const {
+    return NamespaceOf(scope, access_key, other_region);
+  }
 };
 
 class CapturedItems;

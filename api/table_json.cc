@@ -99,6 +99,60 @@ void WriteWarm(JsonWriter& w, engine::WarmThroughput warm, bool on_demand,
   w.EndObject();
 }
 
+// One ReplicaDescription: DynamoDB shows what a replica overrides and its
+// warm throughput, and leaves inherited settings out.
+void WriteReplica(JsonWriter& w, const engine::TableSchema& s,
+                  const engine::Replica& replica, std::string_view status) {
+  w.StartObject();
+  w.Key("RegionName");
+  WriteString(w, replica.region);
+  w.Key("ReplicaStatus");
+  WriteString(w, status);
+  if (replica.read_capacity_override != 0) {
+    w.Key("ProvisionedThroughputOverride");
+    w.StartObject();
+    w.Key("ReadCapacityUnits");
+    w.Int64(replica.read_capacity_override);
+    w.EndObject();
+  }
+  if (replica.max_read_request_units_override != 0) {
+    w.Key("OnDemandThroughputOverride");
+    w.StartObject();
+    w.Key("MaxReadRequestUnits");
+    w.Int64(replica.max_read_request_units_override);
+    w.EndObject();
+  }
+  WriteWarm(w, s.warm, s.billing_mode == "PAY_PER_REQUEST", s.throughput, "ACTIVE");
+  if (!replica.table_class_override.empty()) {
+    w.Key("ReplicaTableClassSummary");
+    w.StartObject();
+    w.Key("TableClass");
+    WriteString(w, replica.table_class_override);
+    w.EndObject();
+  }
+  w.Key("GlobalTableSettingsReplicationMode");
+  w.String("ENABLED_WITH_OVERRIDES");
+  w.EndObject();
+}
+
+// A global table's members other than the caller's own table, in the
+// order they joined; a replica is CREATING for the transient-status delay.
+void WriteReplicas(JsonWriter& w, const Context& ctx, const engine::TableSchema& s,
+                   const DescriptionView& view) {
+  w.Key("GlobalTableVersion");
+  w.String("2019.11.21");
+  w.Key("Replicas");
+  w.StartArray();
+  for (const engine::Replica& replica : s.replicas) {
+    if (replica.ns == ctx.caller.ns) continue;
+    bool creating = replica.region == view.creating_replica || ctx.InTransition(replica.created_millis);
+    WriteReplica(w, s, replica, creating ? "CREATING" : "ACTIVE");
+  }
+  w.EndArray();
+  w.Key("GlobalTableSettingsReplicationMode");
+  w.String("ENABLED_WITH_OVERRIDES");
+}
+
 }  // namespace
 
 void WriteProjection(JsonWriter& w, const engine::Projection& p) {
@@ -300,6 +354,7 @@ void WriteTableDescription(JsonWriter& w, const Context& ctx,
     w.Key("LatestStreamArn");
     WriteString(w, ctx.TableArn(s.name) + "/stream/" + s.stream.label);
   }
+  if (!s.replicas.empty() && !deleting) WriteReplicas(w, ctx, s, view);
   // DynamoDB describes a restore only while it is in progress.
   if (!s.restored_from.empty() && s.status == "CREATING") {
     w.Key("RestoreSummary");

@@ -17,6 +17,7 @@ enum class WarmView { kActive, kUpdating, kOmitted };
 
 struct DescriptionView {
   WarmView warm = WarmView::kActive;  // the table's; global indexes show ACTIVE unless omitted
+  std::string_view creating_replica;  // a replica just asked for: shown CREATING
 };
 
 // Writes a time as DynamoDB does: epoch seconds, with a fraction when the

@@ -4,6 +4,7 @@
 #include "api/gsi_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/replica_updates.h"
 #include "api/resource_policy.h"
 #include "api/table_json.h"
 #include "api/throughput_settings.h"
@@ -87,6 +88,11 @@ engine::Status ApplyStreamChange(engine::TableSchema& schema,
     return engine::Status::InvalidArgument("Table already has an enabled stream: TableName: " +
                                            schema.name);
   }
+  if (!stream.enabled && !schema.replicas.empty()) {
+    return engine::Status::InvalidArgument(
+        "One or more parameter values were invalid: Disabling Stream is not allowed for a "
+        "Global Table replica.");
+  }
   if (!stream.enabled && !schema.stream.enabled) {
     return engine::Status::InvalidArgument("Table has no stream to disable: TableName: " +
                                            schema.name);
@@ -155,6 +161,7 @@ ApiResult<std::string> DeleteTable(Context& ctx, const rapidjson::Value& request
 ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request) {
   auto name = RequiredTableName(request);
   if (!name.ok()) return name.take_error();
+  if (HasReplicaUpdates(request)) return UpdateReplicas(ctx, *name, request);
   RequestReader r(request);
   auto billing_mode = r.String("BillingMode");
   const rapidjson::Value* throughput_json = r.Object("ProvisionedThroughput");

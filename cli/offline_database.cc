@@ -40,6 +40,8 @@ std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& targ
                              : target.shared_db         ? api::DatabaseScope::kShared
                                                         : api::DatabaseScope::kPerRegion;
   offline->caller_.ns = api::NamespaceOf(scope, target.access_key, target.region);
+  offline->caller_.scope = scope;
+  offline->caller_.access_key = target.access_key;
   return offline;
 }
 

@@ -9,6 +9,7 @@
 #include "api/insights_report.h"
 #include "api/json_reader.h"
 #include "emulator/admin_body.h"
+#include "emulator/replication_admin.h"
 
 namespace ddb::emulator {
 
@@ -324,6 +325,8 @@ std::string Index() {
          R"({"Method":"GET|POST|DELETE","Path":"/_localdynamo/faults","Does":"injected-fault rules: list, add one, remove all"},)"
          R"({"Method":"DELETE","Path":"/_localdynamo/faults/<id>","Does":"remove one fault rule"},)"
          R"({"Method":"GET|POST","Path":"/_localdynamo/throttle","Does":"the provisioned-capacity throttle: its buckets; {\"Enabled\": bool} | {\"Reset\": true}"},)"
+         R"({"Method":"GET|POST","Path":"/_localdynamo/replication","Does":"global tables: the replication delay and each member's backlog; {\"DelayMillis\": n, \"TableName\"?, \"Region\"?} sets a delay"},)"
+         R"({"Method":"POST","Path":"/_localdynamo/replication/settle","Does":"apply every pending replicated write now"},)"
          R"({"Method":"GET","Path":"/_localdynamo/namespace","Does":"the database (Namespace) a request signed with ?accessKey=k&region=r reaches"},)"
          R"({"Method":"GET","Path":"/_localdynamo/insights/<table>","Does":"Contributor Insights: each enabled rule's ten most accessed or throttled keys; ?namespace=ns for one database"}]})";
 }
@@ -369,6 +372,11 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
   if (rest == "namespace") {
     return method == "GET" ? Response{200, NamespaceJson(services.scope, query)}
                            : Answer(only("GET"));
+  }
+  if (rest == "replication" || rest.starts_with("replication/")) {
+    std::string_view sub = rest == "replication" ? "" : rest.substr(12);
+    return Answer(ReplicationControl(services.db, services.replicator, services.scope, method,
+                                     sub, body));
   }
   if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
   if (rest.starts_with("insights/")) {

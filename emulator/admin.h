@@ -30,6 +30,8 @@
 //   DELETE /_localdynamo/faults         removes them all (?namespace=<ns>: of one
 //                                       database): {"Removed": n}
 //   DELETE /_localdynamo/faults/<id>    removes one
+//   GET|POST /_localdynamo/replication  global tables' delay and backlog; settle
+//                                       (emulator/replication_admin.h)
 //   GET  /_localdynamo/throttle         whether it is on, and every bucket
 //   POST /_localdynamo/throttle         {"Enabled": bool} and/or {"Reset": true}
 //                                       (every bucket starts afresh)
@@ -45,6 +47,7 @@
 #include "api/database_scope.h"
 #include "api/dispatch.h"
 #include "emulator/models.h"
+#include "emulator/replicator.h"
 #include "emulator/request_controls.h"
 #include "emulator/snapshots.h"
 #include "emulator/triggers.h"
@@ -64,6 +67,9 @@ struct AdminServices {
   Snapshots& snapshots;
   // Which database a request's region and access key name.
   api::DatabaseScope scope = api::DatabaseScope::kPerRegion;
+  // Global tables' replication; null where nothing replicates in the
+  // background (the MCP server's offline database).
+  Replicator* replicator = nullptr;
 };
 
 // `path` is the request target, starting with kAdminPrefix.

@@ -216,6 +216,11 @@ Caller CallerOfNamespace(std::string_view ns) {
   Caller caller;
   caller.ns = std::string(ns);
   caller.region = api::RegionOfNamespace(ns);
+  // A per-key database's namespace names its key before the region.
+  if (auto slash = ns.find('/'); slash != std::string_view::npos) {
+    caller.scope = api::DatabaseScope::kPerKeyAndRegion;
+    caller.access_key = std::string(ns.substr(0, slash));
+  }
   return caller;
 }
 

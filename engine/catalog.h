@@ -163,6 +163,19 @@ struct KinesisDestination {
   std::string last_change;  // "ENABLE", "DISABLE" or "UPDATE": the transition shown
 };
 
+// One member of a global table (version 2019.11.21): a table of the same
+// name in another region's database. Every member keeps the whole group,
+// itself included, in creation order; DescribeTable shows the others.
+struct Replica {
+  std::string region;  // RegionName, as the API names it
+  std::string ns;      // the namespace its table lives in
+  int64_t created_millis = 0;  // CREATING until the transient-status delay has passed
+  // Per-replica overrides (0 or empty: inherited from the table).
+  int64_t read_capacity_override = 0;
+  int64_t max_read_request_units_override = 0;
+  std::string table_class_override;
+};
+
 struct TableSchema {
   // Identity, set by the Database on creation.
   uint64_t table_id = 0;
@@ -193,6 +206,7 @@ struct TableSchema {
   std::vector<ResourcePolicy> resource_policies;
   std::vector<ContributorInsights> contributor_insights;
   std::vector<KinesisDestination> kinesis_destinations;
+  std::vector<Replica> replicas;  // empty: a regional table
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }

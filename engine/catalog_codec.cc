@@ -6,7 +6,7 @@
 namespace ddb::engine {
 namespace {
 
-constexpr uint32_t kSchemaFormatVersion = 4;
+constexpr uint32_t kSchemaFormatVersion = 5;
 
 // One visitor per direction keeps the field order defined once: Encode and
 // Decode both call Fields(), so they cannot drift apart.
@@ -281,6 +281,22 @@ void FieldsSinceVersion4(V& v, TableSchema& s) {
   v.Field(s.kinesis_destinations);
 }
 
+template <class V>
+void Fields(V& v, Replica& replica) {
+  v.Field(replica.region);
+  v.Field(replica.ns);
+  v.Field(replica.created_millis);
+  v.Field(replica.read_capacity_override);
+  v.Field(replica.max_read_request_units_override);
+  v.Field(replica.table_class_override);
+}
+
+// Appended in version 5: the global table's replicas.
+template <class V>
+void FieldsSinceVersion5(V& v, TableSchema& s) {
+  v.Field(s.replicas);
+}
+
 // The envelope every versioned catalog value shares: the format version,
 // then the fields `fields(visitor, value, version)` visits for it.
 template <class T, class FieldsOf>
@@ -314,6 +330,7 @@ void SchemaFields(V& v, TableSchema& s, uint32_t version) {
   if (version >= 2) FieldsSinceVersion2(v, s);
   if (version >= 3) FieldsSinceVersion3(v, s);
   if (version >= 4) FieldsSinceVersion4(v, s);
+  if (version >= 5) FieldsSinceVersion5(v, s);
 }
 
 constexpr uint32_t kBackupInfoFormatVersion = 1;

@@ -45,8 +45,11 @@ Status Database::AttachStreams() {
     auto table = tables_.FindById(stream->table_id);
     if (!table) continue;
     MutexLock lock(table->write_mu);
-    (stream->kind == StreamKind::kKinesisFeed ? table->kinesis_feed : table->stream) =
-        std::move(stream);
+    switch (stream->kind) {
+      case StreamKind::kDynamoDb: table->stream = std::move(stream); break;
+      case StreamKind::kKinesisFeed: table->kinesis_feed = std::move(stream); break;
+      case StreamKind::kReplicationFeed: table->replication_feed = std::move(stream); break;
+    }
   }
   // A schema that asks for a stream or feed it lacks (a destination enabled
   // before Kinesis feeds were kept) gets one now.
@@ -59,7 +62,7 @@ Status Database::AttachStreams() {
     Store::Batch batch(*store_);
     std::shared_ptr<StreamState> stream, feed;
     if (wants_stream) stream = streams_.Start(state->ns, schema, batch);
-    if (wants_feed) feed = streams_.StartKinesisFeed(state->ns, schema, batch);
+    if (wants_feed) feed = streams_.StartFeed(state->ns, schema, StreamKind::kKinesisFeed, batch);
     batch.Put(Family::kCatalog, catalog_keys::Schema(state->ns, schema.name),
               EncodeTableSchema(schema));
     DDB_RETURN_IF_ERROR(store_->Write(batch));
@@ -88,6 +91,8 @@ Result<TableDescription> Database::DescribeTable(std::string_view ns,
 }
 
 Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_view name) {
+  auto state = tables_.Find(ns, name);
+  if (state && !state->schema()->replicas.empty()) return RemoveReplica(name, ns);
   return tables_.Delete(ns, name);
 }
 

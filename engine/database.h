@@ -11,6 +11,7 @@
 //   Backups        on-demand backups and their restores      backups.h
 //   Settings       small values the emulator keeps           settings.h
 //   KeyInsights    Contributor Insights' key counters        key_insights.h
+//   (replication)  global tables' replicas and their feeds   replication.h
 //
 // A namespace is an opaque string chosen by the caller ("" for the shared
 // database, "<access key>/<region>" for per-key ones); table names are unique
@@ -25,6 +26,7 @@
 
 #include <climits>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +46,7 @@
 #include "engine/key_insights.h"
 #include "engine/object_store.h"
 #include "engine/read_request.h"
+#include "engine/replication.h"
 #include "engine/settings.h"
 #include "engine/snapshot.h"
 #include "engine/status.h"
@@ -207,6 +210,32 @@ class Database {
   Result<std::vector<ItemChange>> ChangesBetween(std::string_view ns, std::string_view table,
                                                  int64_t from_millis, int64_t to_millis);
 
+  // --- Global tables (replication.h, replication.cc) ----------------------
+  // Makes `group`'s last member a new replica of the table `name` of `ns`:
+  // every current member's schema gets `group`, then `target` is created in
+  // the new member's namespace with the table's items and their write
+  // clocks as they are then, in one batch. The caller derives `target` from
+  // the table's schema. kAlreadyExists when the namespace has that table.
+  Result<TableDescription> AddReplica(std::string_view ns, std::string_view name,
+                                      std::vector<Replica> group, TableSchema target)
+      EXCLUDES(replication_mu_);
+  // Deletes the replica of `name` in `replica_ns` (DeleteTable's checks)
+  // and takes it out of the other members' group.
+  Result<TableDescription> RemoveReplica(std::string_view name, std::string_view replica_ns)
+      EXCLUDES(replication_mu_);
+  // Gives every member of `name`'s group (in `members`) `group` as its
+  // list: a replica's overrides changed. Members that are gone are skipped.
+  Status SetReplicaGroup(std::string_view name, const std::vector<Replica>& group)
+      EXCLUDES(replication_mu_);
+  // Applies the replication feeds' records to the other members of their
+  // tables' groups, in order per feed: each once `delay_of(ns, table)`
+  // milliseconds have passed since it was written, by the clock, and only
+  // where it beats the item's write clock. Returns how many were applied.
+  using ReplicationDelay = std::function<int64_t(std::string_view ns, std::string_view table)>;
+  Result<size_t> Replicate(const ReplicationDelay& delay_of) EXCLUDES(replication_mu_);
+  // What each member has not yet replicated.
+  Result<std::vector<ReplicationBacklog>> ReplicationBacklogs() const EXCLUDES(replication_mu_);
+
   // --- Vector search (vector_search.cc) -----------------------------------
   // The `query.top_k` items nearest `query.vector` in a vector index, best
   // first, among those whose search schema attributes equal `query.equals`.
@@ -240,6 +269,16 @@ class Database {
   // Attaches loaded streams to their tables, and gives one to tables whose
   // schema says "stream enabled" without one (written before streams were kept).
   Status AttachStreams();
+  // Sets `group` on each of `members` still alive (by their namespaces).
+  Status WriteGroup(std::string_view name, const std::vector<Replica>& members,
+                    const std::vector<Replica>& group) REQUIRES(replication_mu_);
+  // Applies one replicated record to the table `name` of `ns`: true when
+  // applied, false when the item's version is newer or the table is gone.
+  Result<bool> ApplyReplicated(std::string_view ns, std::string_view name,
+                               const StreamRecord& record, const WriteClock& clock)
+      REQUIRES(replication_mu_);
+  // Where the replicator is in `feed`: the next sequence number to apply.
+  uint64_t ReplicatedThrough(const StreamState& feed) REQUIRES(replication_mu_);
   // Creates a new index's entries (UpdateTable): `entry_of` gives each
   // item's entry, or none when the item stays out of the index; the index's
   // statistics are stored with the last batch.
@@ -252,6 +291,11 @@ class Database {
 
   const Clock& clock_;
   const int64_t transient_status_millis_;
+  // Serializes replication with changes to groups, so a member is never
+  // replicated to while it is being made. Before the registry's lock.
+  mutable Mutex replication_mu_;
+  // Per replication feed (stream id): the next sequence number to apply.
+  std::map<uint64_t, uint64_t> replicated_through_ GUARDED_BY(replication_mu_);
   const std::unique_ptr<Store> store_;
   const std::shared_ptr<ObjectStore> object_store_;
   mutable KeyInsights key_insights_;

@@ -18,6 +18,21 @@ namespace ddb::engine {
 
 struct PreparedPut;  // item_writer.h
 
+// When and where a global table's write was made: what last-writer-wins
+// compares (replication.h). The later write wins; at the same stamp the one
+// from the greater namespace, so every replica picks the same.
+struct WriteClock {
+  // Milliseconds × 1000, plus a count that orders the writes to one item
+  // within a millisecond (a frozen clock's): a change is always stamped
+  // after the version it replaces.
+  int64_t stamp = 0;
+  std::string origin_ns;
+  int64_t millis() const { return stamp / 1000; }
+  bool Beats(const WriteClock& other) const {
+    return stamp != other.stamp ? stamp > other.stamp : origin_ns > other.origin_ns;
+  }
+};
+
 // What a single-item write does, decided from the item as it was.
 struct Mutation {
   enum class Kind { kNone, kPut, kDelete };
@@ -34,6 +49,9 @@ struct Mutation {
   // kPut: what was computed from the new item before the write took the
   // table's lock (PreparePut), or null.
   PreparedPut* prepared = nullptr;
+  // Applied from another replica of a global table (replication.h), made
+  // then and there: it is not replicated again.
+  const WriteClock* replicated = nullptr;
 
   // kPut only: the new item, wherever it is held.
   const Item& put_item() const { return borrowed_item ? *borrowed_item : new_item; }

@@ -9,6 +9,7 @@
 #include "engine/item_reads.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
+#include "engine/replication.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::engine {
@@ -26,6 +27,9 @@ void PendingStats::CommitTo(TableState& state) const {
   if (next_sequence != 0 && state.stream) state.stream->next_sequence = next_sequence;
   if (next_feed_sequence != 0 && state.kinesis_feed) {
     state.kinesis_feed->next_sequence = next_feed_sequence;
+  }
+  if (next_replication_sequence != 0 && state.replication_feed) {
+    state.replication_feed->next_sequence = next_replication_sequence;
   }
   for (const VectorChange& change : vectors) {
     auto loaded = state.vector_stores.find(change.index_id);
@@ -82,7 +86,10 @@ Status ItemWriter::Commit(TableState& state, Store::Batch& batch, const PendingS
 
 void ItemWriter::AfterCommit(const PendingStats& pending) {
   if (pending.earliest_expiry != INT64_MAX) ttl_.NoteScheduled(pending.earliest_expiry);
-  if (pending.next_sequence != 0 || pending.next_feed_sequence != 0) streams_.NoteWrites();
+  if (pending.next_sequence != 0 || pending.next_feed_sequence != 0 ||
+      pending.next_replication_sequence != 0) {
+    streams_.NoteWrites();
+  }
 }
 
 PreparedPut PreparePut(const TableSchema& schema, const Item& item) {
@@ -127,7 +134,21 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
       WriteVectorEntries(state, schema, item_key, old_ptr, new_ptr, prepared, batch, pending));
   pending.earliest_expiry = std::min(
       pending.earliest_expiry, TtlSchedule::WriteEntries(schema, item_key, old_ptr, new_ptr, batch));
-  AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl, batch,
+  // Every version of a global table's item, a deletion's too, keeps its
+  // write clock, so a replicated write older than it is not applied.
+  std::optional<WriteClock> write_clock;
+  if (FeedsReplication(schema)) {
+    if (mutation.replicated) {
+      write_clock = *mutation.replicated;
+    } else {
+      auto local = LocalWriteClock(state, item_key);
+      if (!local.ok()) return local.status();
+      write_clock = std::move(local).value();
+    }
+    batch.Put(Family::kIndexes, WriteClockKey(item_key), EncodeWriteClock(*write_clock));
+  }
+  AppendStreamRecord(state, schema, old_ptr, new_ptr, !new_ptr && mutation.by_ttl,
+                     mutation.replicated != nullptr, write_clock ? write_clock->stamp : 0, batch,
                      pending);
   if (schema.point_in_time_recovery.enabled) {
     DDB_RETURN_IF_ERROR(
@@ -210,9 +231,22 @@ Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& sche
   return Status::Ok();
 }
 
+Result<WriteClock> ItemWriter::LocalWriteClock(const TableState& state,
+                                               const std::string& item_key) const {
+  WriteClock clock{clock_.NowMillis() * 1000, state.ns};
+  auto stored = store_.Get(Family::kIndexes, WriteClockKey(item_key));
+  if (!stored.ok()) return stored.status();
+  if (*stored) {
+    auto replaced = DecodeWriteClock(**stored);
+    if (replaced && replaced->stamp >= clock.stamp) clock.stamp = replaced->stamp + 1;
+  }
+  return clock;
+}
+
 void ItemWriter::AppendStreamRecord(TableState& state, const TableSchema& schema,
                                     const Item* old_item, const Item* new_item, bool by_ttl,
-                                    Store::Batch& batch, PendingStats& pending) {
+                                    bool replicated, int64_t write_clock, Store::Batch& batch,
+                                    PendingStats& pending) {
   if (state.stream) {
     streams_.Append(*state.stream, schema, old_item, new_item, by_ttl, batch,
                     &pending.next_sequence);
@@ -220,6 +254,10 @@ void ItemWriter::AppendStreamRecord(TableState& state, const TableSchema& schema
   if (state.kinesis_feed) {
     streams_.Append(*state.kinesis_feed, schema, old_item, new_item, by_ttl, batch,
                     &pending.next_feed_sequence);
+  }
+  if (state.replication_feed && !replicated) {
+    streams_.Append(*state.replication_feed, schema, old_item, new_item, by_ttl, batch,
+                    &pending.next_replication_sequence, write_clock);
   }
 }
 

@@ -42,7 +42,8 @@ struct PendingStats {
   // The stream's next sequence number once the batch is written; 0 when
   // the batch appends no record.
   uint64_t next_sequence = 0;
-  uint64_t next_feed_sequence = 0;  // the same for the Kinesis feed
+  uint64_t next_feed_sequence = 0;         // the same for the Kinesis feed
+  uint64_t next_replication_sequence = 0;  // and for the replication feed
   // The earliest TTL expiry the batch schedules (INT64_MAX: none).
   int64_t earliest_expiry = INT64_MAX;
   // Rows the batch adds to (row set) or removes from vector indexes.
@@ -106,9 +107,19 @@ class ItemWriter {
                             const std::string& item_key, const Item* old_item,
                             const Item* new_item, PreparedPut* prepared, Store::Batch& batch,
                             PendingStats& pending) REQUIRES(state.write_mu);
+  // The stream's and the feeds' records of the change. A global table's
+  // own change goes to its replication feed stamped with `write_clock` (a
+  // WriteClock's stamp, where other feeds have milliseconds); a
+  // replicated one (`replicated`) to its stream and Kinesis feed only.
   void AppendStreamRecord(TableState& state, const TableSchema& schema, const Item* old_item,
-                          const Item* new_item, bool by_ttl, Store::Batch& batch,
-                          PendingStats& pending) REQUIRES(state.write_mu);
+                          const Item* new_item, bool by_ttl, bool replicated,
+                          int64_t write_clock, Store::Batch& batch, PendingStats& pending)
+      REQUIRES(state.write_mu);
+  // The write clock of a global table's local change to `item_key`: now,
+  // or just after the version it replaces when that one is stamped later
+  // (a frozen clock, or a replicated write from a clock ahead), so a
+  // change always wins over what it changed.
+  Result<WriteClock> LocalWriteClock(const TableState& state, const std::string& item_key) const;
 
   Store& store_;
   const Clock& clock_;  // the time of history records (history.h)

@@ -55,11 +55,13 @@ struct StreamShard {
   int64_t created_millis = 0;
 };
 
-// Which of a table's change feeds a stream is: its DynamoDB stream, or the
-// hidden feed its Kinesis Data Streams destination is fed from. Both are
-// kept, numbered and trimmed alike; the Streams API sees only the first.
+// Which of a table's change feeds a stream is: its DynamoDB stream, the
+// hidden feed its Kinesis Data Streams destination is fed from, or the one
+// a global table's other replicas are brought up to date from (the table's
+// own writes only, not those replicated into it). All are kept, numbered
+// and trimmed alike; the Streams API sees only the first.
 // Do not reorder: persisted.
-enum class StreamKind { kDynamoDb, kKinesisFeed };
+enum class StreamKind { kDynamoDb, kKinesisFeed, kReplicationFeed };
 
 // A stream as the catalog keeps it: what DescribeStream and ListStreams
 // show, and where its records start.
@@ -116,6 +118,9 @@ struct StreamState {
 // Whether `schema`'s writes feed a Kinesis destination: one is enabled
 // (enabling, active or updating), so its records have somewhere to go.
 bool FeedsKinesis(const TableSchema& schema);
+// Whether `schema`'s table is a member of a global table, whose writes
+// other replicas apply (replication.h).
+inline bool FeedsReplication(const TableSchema& schema) { return !schema.replicas.empty(); }
 
 // The storage key of a record, and the prefix of all a stream's records.
 std::string StreamRecordKey(uint64_t stream_id, uint64_t sequence);

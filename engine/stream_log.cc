@@ -88,10 +88,20 @@ std::shared_ptr<StreamState> StreamLog::Start(std::string_view ns, TableSchema& 
   return stream;
 }
 
-std::shared_ptr<StreamState> StreamLog::StartKinesisFeed(std::string_view ns,
-                                                         const TableSchema& schema,
-                                                         Store::Batch& batch) {
-  return New(ns, schema, "NEW_AND_OLD_IMAGES", StreamKind::kKinesisFeed, batch);
+std::shared_ptr<StreamState> StreamLog::StartFeed(std::string_view ns, const TableSchema& schema,
+                                                  StreamKind kind, Store::Batch& batch) {
+  return New(ns, schema, "NEW_AND_OLD_IMAGES", kind, batch);
+}
+
+std::vector<std::shared_ptr<StreamState>> StreamLog::EnabledOfKind(StreamKind kind) const {
+  std::vector<std::shared_ptr<StreamState>> found;
+  MutexLock lock(mu_);
+  for (const auto& [id, stream] : streams_) {
+    if (stream->kind != kind) continue;
+    MutexLock stream_lock(stream->mu);
+    if (stream->info.enabled()) found.push_back(stream);
+  }
+  return found;
 }
 
 std::shared_ptr<StreamState> StreamLog::New(std::string_view ns, const TableSchema& schema,
@@ -165,9 +175,10 @@ void StreamLog::ApplyStops(const std::vector<PendingStop>& stops) {
 
 void StreamLog::Append(const StreamState& stream, const TableSchema& schema,
                        const Item* old_item, const Item* new_item, bool by_ttl,
-                       Store::Batch& batch, uint64_t* next_sequence) {
+                       Store::Batch& batch, uint64_t* next_sequence, int64_t created_millis) {
   auto record = EncodeStreamRecord(schema, stream.view_type, old_item, new_item,
-                                   clock_.NowMillis(), by_ttl);
+                                   created_millis != 0 ? created_millis : clock_.NowMillis(),
+                                   by_ttl);
   if (!record) return;
   if (*next_sequence == 0) *next_sequence = stream.next_sequence;
   uint64_t sequence = (*next_sequence)++;
@@ -222,7 +233,8 @@ Status StreamLog::Maintain(
     bool maintained = false;
     if (auto table = find_table(stream->table_id)) {
       MutexLock write_lock(table->write_mu);
-      if (!table->dropped && (table->stream == stream || table->kinesis_feed == stream)) {
+      if (!table->dropped && (table->stream == stream || table->kinesis_feed == stream ||
+                              table->replication_feed == stream)) {
         note(RollShard(*stream, now));
         note(Trim(*stream, *horizon));
         maintained = true;
@@ -280,6 +292,9 @@ Result<uint64_t> StreamLog::TrimHorizon(StreamState& stream, int64_t now) const 
     horizon = stream.info.trim_horizon;
   }
   int64_t cutoff = now - retention_millis_;
+  // A replication feed's records are stamped in thousandths of milliseconds
+  // (replication.h).
+  if (stream.kind == StreamKind::kReplicationFeed) cutoff *= 1000;
   auto it = store_.NewIterator(Family::kStreams, StreamRecordKey(stream.id, horizon),
                                PrefixSuccessor(StreamPrefix(stream.id)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {

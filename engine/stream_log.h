@@ -75,11 +75,11 @@ class StreamLog {
   // schema's own entry is put to `batch` after this.
   std::shared_ptr<StreamState> Start(std::string_view ns, TableSchema& schema,
                                      Store::Batch& batch) EXCLUDES(mu_);
-  // The hidden feed of `schema`'s Kinesis destination: a stream of
-  // NEW_AND_OLD_IMAGES records the Streams API does not show, labelled like
-  // the table's streams; otherwise as Start.
-  std::shared_ptr<StreamState> StartKinesisFeed(std::string_view ns, const TableSchema& schema,
-                                                Store::Batch& batch) EXCLUDES(mu_);
+  // A hidden feed of `schema`'s table (its Kinesis destination's or its
+  // replication feed): a stream of NEW_AND_OLD_IMAGES records the Streams
+  // API does not show, labelled like the table's streams; otherwise as Start.
+  std::shared_ptr<StreamState> StartFeed(std::string_view ns, const TableSchema& schema,
+                                         StreamKind kind, Store::Batch& batch) EXCLUDES(mu_);
   void Register(std::shared_ptr<StreamState> stream) EXCLUDES(mu_);
 
   // Writes `stream`'s description, disabled now with its open shard closed,
@@ -91,9 +91,11 @@ class StreamLog {
 
   // Adds the record of replacing `old_item` by `new_item` to `batch` when
   // something changed, numbered from `*next_sequence` (0: the stream's next
-  // number), which moves on. REQUIRES: the table's write_mu held.
+  // number), which moves on, and stamped `created_millis` (0: now).
+  // REQUIRES: the table's write_mu held.
   void Append(const StreamState& stream, const TableSchema& schema, const Item* old_item,
-              const Item* new_item, bool by_ttl, Store::Batch& batch, uint64_t* next_sequence);
+              const Item* new_item, bool by_ttl, Store::Batch& batch, uint64_t* next_sequence,
+              int64_t created_millis = 0);
 
   // How many written batches have appended records, and a wait (up to
   // `timeout_millis`) until that count passes `seen`: how consumers such as
@@ -122,6 +124,9 @@ class StreamLog {
                          std::string_view shard_id, uint64_t position, size_t limit,
                          size_t max_bytes, StreamKind kind = StreamKind::kDynamoDb) const
       EXCLUDES(mu_);
+
+  // The enabled streams of `kind`: the replicator's feeds.
+  std::vector<std::shared_ptr<StreamState>> EnabledOfKind(StreamKind kind) const EXCLUDES(mu_);
 
   // Forgets every stream (Database::Reset; the caller deletes the records).
   void Clear() EXCLUDES(mu_);

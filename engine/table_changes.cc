@@ -58,6 +58,8 @@ Result<TableDescription> Database::UpdateTable(
   bool stream_stopped = !schema.stream.enabled && old_schema->stream.enabled;
   bool feed_started = FeedsKinesis(schema) && !state.kinesis_feed;
   bool feed_stopped = !FeedsKinesis(schema) && state.kinesis_feed;
+  bool replication_started = FeedsReplication(schema) && !state.replication_feed;
+  bool replication_stopped = !FeedsReplication(schema) && state.replication_feed;
 
   std::vector<IndexSchema*> created;
   for (auto& index : schema.global_indexes) {
@@ -100,7 +102,13 @@ Result<TableDescription> Database::UpdateTable(
   std::optional<StreamStop> feed_stop;
   if (feed_stopped) feed_stop = streams_.Stop(*state.kinesis_feed, batch);
   std::shared_ptr<StreamState> new_feed;
-  if (feed_started) new_feed = streams_.StartKinesisFeed(ns, schema, batch);
+  if (feed_started) new_feed = streams_.StartFeed(ns, schema, StreamKind::kKinesisFeed, batch);
+  std::optional<StreamStop> replication_stop;
+  if (replication_stopped) replication_stop = streams_.Stop(*state.replication_feed, batch);
+  std::shared_ptr<StreamState> new_replication;
+  if (replication_started) {
+    new_replication = streams_.StartFeed(ns, schema, StreamKind::kReplicationFeed, batch);
+  }
   // Recovery turned off forgets the history it kept; turned on, it starts
   // from now (the schema says since when).
   if (old_schema->point_in_time_recovery.enabled && !schema.point_in_time_recovery.enabled) {
@@ -138,6 +146,14 @@ Result<TableDescription> Database::UpdateTable(
   if (new_feed) {
     state.kinesis_feed = new_feed;
     streams_.Register(std::move(new_feed));
+  }
+  if (replication_stop) {
+    streams_.ApplyStop(*state.replication_feed, *replication_stop);
+    state.replication_feed = nullptr;
+  }
+  if (new_replication) {
+    state.replication_feed = new_replication;
+    streams_.Register(std::move(new_replication));
   }
   state.set_schema(std::make_shared<const TableSchema>(std::move(schema)));
   TableDescription description{*state.schema(), state.stats, state.index_stats};

@@ -209,21 +209,29 @@ TableRegistry::NewFeeds TableRegistry::StartFeeds(std::string_view ns, TableSche
                                                   Store::Batch& batch) {
   NewFeeds feeds;
   if (schema.stream.enabled) feeds.stream = streams_.Start(ns, schema, batch);
-  if (FeedsKinesis(schema)) feeds.kinesis = streams_.StartKinesisFeed(ns, schema, batch);
+  if (FeedsKinesis(schema)) {
+    feeds.kinesis = streams_.StartFeed(ns, schema, StreamKind::kKinesisFeed, batch);
+  }
+  if (FeedsReplication(schema)) {
+    feeds.replication = streams_.StartFeed(ns, schema, StreamKind::kReplicationFeed, batch);
+  }
   return feeds;
 }
 
 void TableRegistry::Attach(TableState& state, NewFeeds feeds) {
   state.stream = feeds.stream;
   state.kinesis_feed = feeds.kinesis;
+  state.replication_feed = feeds.replication;
   if (feeds.stream) streams_.Register(std::move(feeds.stream));
   if (feeds.kinesis) streams_.Register(std::move(feeds.kinesis));
+  if (feeds.replication) streams_.Register(std::move(feeds.replication));
 }
 
 void TableRegistry::MarkDropped(TableState& state) {
   state.dropped = true;
   state.stream = nullptr;
   state.kinesis_feed = nullptr;
+  state.replication_feed = nullptr;
 }
 
 std::vector<PendingStop> TableRegistry::AddDrop(TableState& state, Store::Batch& batch) {
@@ -241,7 +249,7 @@ std::vector<PendingStop> TableRegistry::AddDrop(TableState& state, Store::Batch&
   // the Kinesis feed for a trigger still delivering it; the table's TTL
   // entries are dropped by the sweeper as they come due.
   std::vector<PendingStop> stops;
-  for (const auto& feed : {state.stream, state.kinesis_feed}) {
+  for (const auto& feed : {state.stream, state.kinesis_feed, state.replication_feed}) {
     if (feed) stops.push_back({feed, streams_.Stop(*feed, batch)});
   }
   return stops;

@@ -132,10 +132,11 @@ class TableRegistry {
   // stream and Kinesis feed, to apply once the batch is written.
   std::vector<PendingStop> AddDrop(TableState& state, Store::Batch& batch)
       REQUIRES(state.write_mu);
-  // A new table's stream and Kinesis feed (either may be null).
+  // A new table's stream, Kinesis feed and replication feed (any may be null).
   struct NewFeeds {
     std::shared_ptr<StreamState> stream;
     std::shared_ptr<StreamState> kinesis;
+    std::shared_ptr<StreamState> replication;
   };
   // Starts, in `batch`, the stream and Kinesis feed `schema` asks for (its
   // stream label set); Attach them once the batch is written.

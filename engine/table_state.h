@@ -69,6 +69,8 @@ struct TableState {
   std::shared_ptr<StreamState> stream GUARDED_BY(write_mu);
   // The feed of its enabled Kinesis destination (FeedsKinesis), or null.
   std::shared_ptr<StreamState> kinesis_feed GUARDED_BY(write_mu);
+  // Its replication feed while it is a global table's member, or null.
+  std::shared_ptr<StreamState> replication_feed GUARDED_BY(write_mu);
   // Vector indexes' rows in memory, by index_id: loaded when first searched
   // (Database::SearchVectors), then kept in step by every write.
   std::map<uint32_t, std::shared_ptr<VectorStoreHandle>> vector_stores GUARDED_BY(write_mu);

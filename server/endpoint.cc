@@ -179,6 +179,8 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
     caller.region =
         credential.region.empty() ? std::string(api::kDefaultRegion) : credential.region;
     caller.ns = api::NamespaceOf(options_.scope, credential.access_key, caller.region);
+    caller.scope = options_.scope;
+    caller.access_key = credential.access_key;
     caller.host = HostOf(request);
     auto loaded = options_.preloader
                       ? options_.preloader->EnsureLoaded(caller)

@@ -229,7 +229,10 @@ int main(int argc, char** argv) {
     }
   }
   emulator::Snapshots snapshots(**db, preloader, clock);
-  emulator::AdminServices admin{**db, clock, *triggers, preloader, controls, snapshots, scope};
+  auto replicator =
+      std::make_unique<emulator::Replicator>(**db, options->replication_delay_millis);
+  emulator::AdminServices admin{**db,      clock,     *triggers, preloader,
+                                controls,  snapshots, scope,     replicator.get()};
 
   server::AccessPolicy access({.cors = options->cors_params,
                                .allowed_hosts = options->allowed_hosts,
@@ -313,6 +316,7 @@ int main(int argc, char** argv) {
   http.reset();
   maintenance.reset();
   triggers.reset();
+  replicator.reset();
   db->reset();  // closes RocksDB cleanly
   return 0;
 }

@@ -79,6 +79,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("shard-rollover-seconds", po::value(&options.shard_rollover_seconds),
        "age at which a stream's open shard closes and a child shard opens (default 14400, "
        "about DynamoDB's four hours)")
+      ("replication-delay-ms", po::value(&options.replication_delay_millis),
+       "how long, by the emulator's clock, a global table's write takes to reach its other "
+       "replicas (default 1000; 0: at once; the admin API sets it per table and settles)")
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see docs/streams-and-triggers.md)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
@@ -208,6 +211,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   }
   if (options.request_timeout_seconds < 0.01 || options.request_timeout_seconds > 3600) {
     std::cerr << "localdynamo: --request-timeout must be between 0.01 and 3600\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (options.replication_delay_millis < 0 || options.replication_delay_millis > 3600000) {
+    std::cerr << "localdynamo: --replication-delay-ms must be between 0 and 3600000\n";
     *exit_code = 2;
     return std::nullopt;
   }

@@ -36,6 +36,7 @@ struct Options {
   double request_timeout_seconds = 30;  // a begun request must arrive within this
   double ttl_interval_seconds = 1;      // 0: no background sweep
   int64_t shard_rollover_seconds = 4 * 3600;
+  int64_t replication_delay_millis = 1000;  // global tables' replication lag
   std::string triggers_file;            // empty: none
   bool admin = true;
   bool allow_command_triggers = false;  // Command/OnFailure triggers through the admin API

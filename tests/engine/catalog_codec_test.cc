@@ -79,6 +79,8 @@ TableSchema FullSchema() {
   s.restored_from = {"arn:backup", "arn:table", 1700000000456};
   s.contributor_insights = {{"by_g", true, "THROTTLED_KEYS", 5, 6}};
   s.kinesis_destinations = {{"arn:aws:kinesis:x", true, "MICROSECOND", 7, "UPDATE"}};
+  s.replicas = {{"us-east-1", "", 1, 0, 0, ""},
+                {"eu-west-1", "eu-west-1", 1'700'000'000'000, 10, 20, "STANDARD_INFREQUENT_ACCESS"}};
   s.resource_policies = {{"", "{}", "1700000000789"}, {"2026-01-01T00:00:00.000", "{\"a\":1}", "17"}};
   return s;
 }
@@ -188,6 +190,13 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   ASSERT_EQ(d.kinesis_destinations.size(), 1u);
   EXPECT_EQ(d.kinesis_destinations[0].precision, "MICROSECOND");
   EXPECT_EQ(d.kinesis_destinations[0].last_change, "UPDATE");
+  ASSERT_EQ(d.replicas.size(), 2u);
+  EXPECT_EQ(d.replicas[0].region, "us-east-1");
+  EXPECT_EQ(d.replicas[1].ns, "eu-west-1");
+  EXPECT_EQ(d.replicas[1].created_millis, 1'700'000'000'000);
+  EXPECT_EQ(d.replicas[1].read_capacity_override, 10);
+  EXPECT_EQ(d.replicas[1].max_read_request_units_override, 20);
+  EXPECT_EQ(d.replicas[1].table_class_override, "STANDARD_INFREQUENT_ACCESS");
   ASSERT_EQ(d.resource_policies.size(), 2u);
   EXPECT_EQ(d.resource_policies[0].revision_id, "1700000000789");
   EXPECT_EQ(d.resource_policies[1].stream_label, "2026-01-01T00:00:00.000");
@@ -195,7 +204,8 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
 }
 
 TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
-  // Each version appends fields: version 4 where a restored table came from
+  // Each version appends fields: version 5 a global table's replicas (an
+  // empty list, one byte), version 4 where a restored table came from
   // and the policies, insights and destinations (six bytes at their
   // defaults: two empty strings, a zero and three empty lists), version
   // 3 the on-demand maximums, warm
@@ -206,7 +216,7 @@ TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  for (auto [version, trailing] : {std::pair{3, 6}, std::pair{2, 11}, std::pair{1, 14}}) {
+  for (auto [version, trailing] : {std::pair{4, 1}, std::pair{3, 7}, std::pair{2, 12}, std::pair{1, 15}}) {
     SCOPED_TRACE(version);
     std::string older = bytes.substr(0, bytes.size() - trailing);
     older[0] = static_cast<char>(version);
@@ -248,7 +258,7 @@ TEST(CatalogCodecTest, TruncatedOrExtendedSchemaIsInternal) {
   ASSERT_FALSE(extended.ok());
   EXPECT_EQ(extended.status().code(), Status::Code::kInternal);
   std::string other_version = bytes;
-  other_version[0] = 5;
+  other_version[0] = 6;
   EXPECT_EQ(DecodeTableSchema(other_version).status().code(), Status::Code::kInternal);
 }
 

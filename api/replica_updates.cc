@@ -1,0 +1,309 @@
+#include "api/replica_updates.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "api/json_reader.h"
+#include "api/table_json.h"
+
+namespace ddb::api {
+namespace {
+
+// The commercial regions DynamoDB's global tables run in, as its refusal
+// of another lists them.
+constexpr std::array<std::string_view, 33> kRegions = {
+    "af-south-1",     "ap-east-1",      "ap-east-2",      "ap-northeast-1", "ap-northeast-2",
+    "ap-northeast-3", "ap-south-1",     "ap-south-2",     "ap-southeast-1", "ap-southeast-2",
+    "ap-southeast-3", "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ca-central-1",
+    "ca-west-1",      "eu-central-1",   "eu-central-2",   "eu-north-1",     "eu-south-1",
+    "eu-south-2",     "eu-west-1",      "eu-west-2",      "eu-west-3",      "il-central-1",
+    "me-central-1",   "me-south-1",     "mx-central-1",   "sa-east-1",      "us-east-1",
+    "us-east-2",      "us-west-1",      "us-west-2"};
+
+// UpdateTable's members other than its name and ReplicaUpdates.
+constexpr std::array<const char*, 13> kOtherMembers = {
+    "AttributeDefinitions", "BillingMode",         "ProvisionedThroughput",
+    "GlobalSecondaryIndexUpdates", "StreamSpecification", "SSESpecification",
+    "TableClass",           "DeletionProtectionEnabled", "OnDemandThroughput",
+    "WarmThroughput",       "VectorIndexUpdates",  "MultiRegionConsistency",
+    "GlobalTableWitnessUpdates"};
+
+enum class ActionKind { kCreate, kUpdate, kDelete };
+
+// One ReplicationGroupUpdate.
+struct Action {
+  ActionKind kind = ActionKind::kCreate;
+  std::string region;
+  std::optional<int64_t> read_capacity;
+  std::optional<int64_t> max_read_units;
+  std::optional<std::string> table_class;
+  bool has_settings = false;  // anything besides RegionName
+};
+
+ApiError InvalidParameters(std::string detail) {
+  return ApiError::Validation("One or more parameter values were invalid: " + std::move(detail));
+}
+
+ApiResult<Action> ReadAction(const rapidjson::Value& update) {
+  if (!update.IsObject()) return ApiError::Serialization("Start of structure or map found where not expected");
+  Action action;
+  const rapidjson::Value* body = nullptr;
+  int kinds = 0;
+  for (auto [name, kind] : {std::pair("Create", ActionKind::kCreate),
+                            std::pair("Update", ActionKind::kUpdate),
+                            std::pair("Delete", ActionKind::kDelete)}) {
+    auto member = update.FindMember(name);
+    if (member == update.MemberEnd() || member->value.IsNull()) continue;
+    if (!member->value.IsObject()) {
+      return ApiError::Serialization("Unexpected value type in payload");
+    }
+    ++kinds;
+    action.kind = kind;
+    body = &member->value;
+  }
+  if (kinds != 1) {
+    return InvalidParameters(
+        "Exactly one of Create, Update or Delete must be specified in a ReplicaUpdate");
+  }
+  RequestReader r(*body);
+  auto region = r.String("RegionName");
+  const rapidjson::Value* throughput = r.Object("ProvisionedThroughputOverride");
+  const rapidjson::Value* on_demand = r.Object("OnDemandThroughputOverride");
+  auto table_class = r.String("TableClassOverride");
+  auto kms_key = r.String("KMSMasterKeyId");
+  const rapidjson::Value* indexes = r.Array("GlobalSecondaryIndexes");
+  if (r.failed()) return r.error();
+  if (!region || region->empty()) {
+    return ApiError::AccessDenied("User is not authorized to perform this action on an empty region.");
+  }
+  action.region = std::string(*region);
+  if (throughput) {
+    RequestReader t(*throughput);
+    action.read_capacity = t.Long("ReadCapacityUnits");
+    if (t.failed()) return t.error();
+  }
+  if (on_demand) {
+    RequestReader t(*on_demand);
+    action.max_read_units = t.Long("MaxReadRequestUnits");
+    if (t.failed()) return t.error();
+  }
+  if (table_class) {
+    if (*table_class != "STANDARD" && *table_class != "STANDARD_INFREQUENT_ACCESS") {
+      return ApiError::Validation(
+          "Invalid table-class parameter provided. Please try again with a valid table-class "
+          "value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
+    }
+    action.table_class = std::string(*table_class);
+  }
+  action.has_settings = throughput || on_demand || table_class || kms_key || indexes;
+  return action;
+}
+
+std::string RegionList() {
+  std::string out = "[";
+  for (size_t i = 0; i < kRegions.size(); ++i) {
+    if (i) out += ", ";
+    out += kRegions[i];
+  }
+  return out + "]";
+}
+
+const engine::Replica* FindMember(const engine::TableSchema& schema, std::string_view region) {
+  for (const engine::Replica& replica : schema.replicas) {
+    if (replica.region == region) return &replica;
+  }
+  return nullptr;
+}
+
+ApiError NotMembers(std::string_view region) {
+  return ApiError::Validation(
+      "Update global table operation failed because one or more replicas were not part of the "
+      "global table. Please retry the request without these replicas: [" +
+      std::string(region) + "].");
+}
+
+// DynamoDB replicates writes only of tables whose capacity follows their
+// load: on demand, or provisioned with write auto scaling (which
+// localdynamo does not keep, so provisioned tables are refused).
+std::optional<ApiError> CheckBilling(const engine::TableSchema& schema) {
+  if (schema.billing_mode == "PAY_PER_REQUEST") return std::nullopt;
+  if (!schema.global_indexes.empty()) {
+    return ApiError::Validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.");
+  }
+  return ApiError::Validation("Table write capacity should either be Pay-Per-Request or AutoScaled.");
+}
+
+// The new replica's table: the member's schema without what DynamoDB keeps
+// per replica (tags, deletion protection, backups, policies, insights,
+// Kinesis destinations), with the action's overrides.
+engine::TableSchema ReplicaSchema(const engine::TableSchema& source, const Action& action) {
+  engine::TableSchema target = source;
+  target.tags.clear();
+  target.deletion_protection = false;
+  target.point_in_time_recovery = {};
+  target.restored_from = {};
+  target.resource_policies.clear();
+  target.contributor_insights.clear();
+  target.kinesis_destinations.clear();
+  target.stream.label.clear();
+  if (action.table_class) target.table_class = *action.table_class;
+  if (action.read_capacity) target.throughput.read_capacity_units = *action.read_capacity;
+  if (action.max_read_units) target.on_demand.max_read_request_units = *action.max_read_units;
+  return target;
+}
+
+void ApplyOverrides(engine::Replica& replica, const Action& action) {
+  if (action.read_capacity) replica.read_capacity_override = *action.read_capacity;
+  if (action.max_read_units) replica.max_read_request_units_override = *action.max_read_units;
+  if (action.table_class) replica.table_class_override = *action.table_class;
+}
+
+}  // namespace
+
+bool IsGlobalTableRegion(std::string_view region) {
+  return std::find(kRegions.begin(), kRegions.end(), region) != kRegions.end();
+}
+
+bool HasReplicaUpdates(const rapidjson::Value& request) {
+  auto member = request.FindMember("ReplicaUpdates");
+  return member != request.MemberEnd() && member->value.IsArray() && !member->value.Empty();
+}
+
+ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
+                                      const rapidjson::Value& request) {
+  for (const char* other : kOtherMembers) {
+    auto member = request.FindMember(other);
+    if (member != request.MemberEnd() && !member->value.IsNull()) {
+      return InvalidParameters("Replica modification must be the only operation in the request");
+    }
+  }
+  std::vector<Action> actions;
+  for (const auto& update : request["ReplicaUpdates"].GetArray()) {
+    auto action = ReadAction(update);
+    if (!action.ok()) return action.take_error();
+    // DynamoDB takes two identical requests for one.
+    bool repeated = std::any_of(actions.begin(), actions.end(), [&](const Action& seen) {
+      return seen.kind == action->kind && seen.region == action->region;
+    });
+    if (!repeated) actions.push_back(std::move(action).value());
+  }
+  bool mixed = std::any_of(actions.begin(), actions.end(),
+                           [&](const Action& a) { return a.kind != actions.front().kind; });
+  if (mixed) {
+    return ApiError::Validation(
+        "Update table operation with more than one type of replica actions not allowed");
+  }
+  if (actions.size() > 1 && actions.front().kind != ActionKind::kUpdate) {
+    return ApiError::Validation(
+        "Update table operation with more than one create or delete replica actions not allowed");
+  }
+  for (const Action& action : actions) {
+    if (!IsGlobalTableRegion(action.region)) {
+      return ApiError::Validation("Region " + action.region +
+                                  " is not supported. The latest version of global tables are "
+                                  "only supported in the following regions: " +
+                                  RegionList() + ".");
+    }
+    if (action.region == ctx.caller.region && action.kind != ActionKind::kUpdate) {
+      return ApiError::Validation(
+          "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, "
+          "DeleteTable, or UpdateTable as required.");
+    }
+  }
+  auto schema = ctx.db.GetSchema(ctx.caller.ns, table);
+  if (!schema.ok()) return engine::TableNotFound(table);
+  const engine::TableSchema& current = **schema;
+  // A table still settling a replica takes no other change of its group.
+  auto busy = std::any_of(current.replicas.begin(), current.replicas.end(),
+                          [&](const engine::Replica& r) { return ctx.InTransition(r.created_millis); });
+  if (busy) return ApiError::ResourceInUse("The resource which you are attempting to change is in use.");
+
+  const Action& action = actions.front();
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, table);
+  if (!description.ok()) return description.status();
+  DescriptionView view;
+  switch (action.kind) {
+    case ActionKind::kCreate: {
+      std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
+      if (FindMember(current, action.region) || target_ns == ctx.caller.ns ||
+          ctx.db.GetSchema(target_ns, table).ok()) {
+        return ApiError::Validation(
+            "Failed to create a the new replica of table with name: '" + std::string(table) +
+            "' because one or more replicas already existed as tables.");
+      }
+      if (auto refused = CheckBilling(current)) return *refused;
+      // A global table's changes reach its replicas through its stream:
+      // DynamoDB turns one on (new and old images) if the table has none.
+      if (!current.stream.enabled) {
+        auto streamed = ctx.db.UpdateTable(ctx.caller.ns, table, [](engine::TableSchema& s) {
+          s.stream.enabled = true;
+          s.stream.view_type = "NEW_AND_OLD_IMAGES";
+          return engine::Status::Ok();
+        });
+        if (!streamed.ok()) return streamed.status();
+      }
+      auto source = ctx.db.GetSchema(ctx.caller.ns, table);
+      if (!source.ok()) return source.status();
+      std::vector<engine::Replica> group = (*source)->replicas;
+      int64_t now = ctx.db.clock().NowMillis();
+      if (group.empty()) group.push_back({ctx.caller.region, ctx.caller.ns, (*source)->creation_millis});
+      engine::Replica added{action.region, target_ns, now};
+      ApplyOverrides(added, action);
+      group.push_back(added);
+      auto created =
+          ctx.db.AddReplica(ctx.caller.ns, table, group, ReplicaSchema(**source, action));
+      if (!created.ok()) return created.status();
+      view.creating_replica = action.region;
+      description = ctx.db.DescribeTable(ctx.caller.ns, table);
+      if (!description.ok()) return description.status();
+      break;
+    }
+    case ActionKind::kDelete: {
+      const engine::Replica* member = FindMember(current, action.region);
+      if (!member) return NotMembers(action.region);
+      auto replica_schema = ctx.db.GetSchema(member->ns, table);
+      if (replica_schema.ok() && (*replica_schema)->deletion_protection) {
+        return ApiError::Validation("Cannot delete table " + std::string(table) + " in region " +
+                                    action.region +
+                                    " because it has deletion protection enabled. Disable "
+                                    "deletion protection first.");
+      }
+      // DynamoDB's answer still lists the replica, being deleted.
+      auto removed = ctx.db.RemoveReplica(table, member->ns);
+      if (!removed.ok()) return removed.status();
+      break;
+    }
+    case ActionKind::kUpdate: {
+      std::vector<engine::Replica> group = current.replicas;
+      for (const Action& update : actions) {
+        auto member = std::find_if(group.begin(), group.end(), [&](const engine::Replica& r) {
+          return r.region == update.region;
+        });
+        if (member == group.end()) return NotMembers(update.region);
+        if (!update.has_settings) {
+          return ApiError::Validation(
+              "There are no actions specified in the Replica Update Action of the request.");
+        }
+        ApplyOverrides(*member, update);
+        auto changed = ctx.db.UpdateTable(member->ns, table, [&](engine::TableSchema& s) {
+          if (update.table_class) s.table_class = *update.table_class;
+          if (update.read_capacity) s.throughput.read_capacity_units = *update.read_capacity;
+          if (update.max_read_units) s.on_demand.max_read_request_units = *update.max_read_units;
+          return engine::Status::Ok();
+        });
+        if (!changed.ok()) return changed.status();
+      }
+      auto set = ctx.db.SetReplicaGroup(table, group);
+      if (!set.ok()) return set;
+      description = ctx.db.DescribeTable(ctx.caller.ns, table);
+      if (!description.ok()) return description.status();
+      break;
+    }
+  }
+  description->schema.status = "UPDATING";
+  return RenderTableDescription(ctx, "TableDescription", *description, view);
+}
+
+}  // namespace ddb::api

@@ -1,0 +1,30 @@
+// UpdateTable's ReplicaUpdates: a global table's replicas (version
+// 2019.11.21) added, changed and deleted, with DynamoDB's rules and texts
+// (docs/research/global-tables.md). Each replica is a table of its own in
+// its region's database; the engine keeps the group and replicates
+// (engine/replication.h).
+//
+// Thread safety: as the Database.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <string_view>
+
+#include "api/context.h"
+#include "api/errors.h"
+
+namespace ddb::api {
+
+// Whether an UpdateTable request carries ReplicaUpdates (a non-empty list).
+bool HasReplicaUpdates(const rapidjson::Value& request);
+
+// UpdateTable with ReplicaUpdates: the answer's TableDescription.
+ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
+                                      const rapidjson::Value& request);
+
+// Whether DynamoDB's global tables run in `region`.
+bool IsGlobalTableRegion(std::string_view region);
+
+}  // namespace ddb::api

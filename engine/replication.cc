@@ -1,0 +1,272 @@
+// Database's global-table operations (database.h) and the replication
+// they keep going (replication.h).
+#include "engine/replication.h"
+
+#include <tuple>
+
+#include "engine/catalog_keys.h"
+#include "engine/coding.h"
+#include "engine/database.h"
+#include "engine/item_codec.h"
+#include "engine/item_reads.h"
+#include "engine/key_codec.h"
+#include "engine/key_validation.h"
+#include "engine/secondary_index.h"
+
+namespace ddb::engine {
+namespace {
+
+// Records read from a feed at a time.
+constexpr size_t kReplicationBatch = 256;
+
+std::string CheckpointSetting(uint64_t stream_id) {
+  return "replication/" + std::to_string(stream_id);
+}
+
+}  // namespace
+
+std::string WriteClockPrefix(uint64_t table_id) {
+  return IndexPrefix(table_id, kWriteClockIndexId);
+}
+
+std::string WriteClockKey(std::string_view item_key) {
+  std::string key(item_key.substr(0, kTablePrefixSize));
+  coding::PutFixed32BE(&key, kWriteClockIndexId);
+  key.append(item_key.substr(kTablePrefixSize));
+  return key;
+}
+
+std::string EncodeWriteClock(const WriteClock& clock) {
+  std::string out;
+  coding::PutFixed64BE(&out, static_cast<uint64_t>(clock.stamp));
+  out.append(clock.origin_ns);
+  return out;
+}
+
+std::optional<WriteClock> DecodeWriteClock(std::string_view bytes) {
+  if (bytes.size() < 8) return std::nullopt;
+  return WriteClock{static_cast<int64_t>(coding::DecodeFixed64BE(bytes)),
+                    std::string(bytes.substr(8))};
+}
+
+Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_view name,
+                                              std::vector<Replica> group, TableSchema target) {
+  MutexLock lock(replication_mu_);
+  const Replica& added = group.back();
+  if (tables_.Find(added.ns, name)) {
+    return Status::AlreadyExists("Table already exists: " + std::string(name));
+  }
+  // The members first: from here on every write to them is kept for the new
+  // one too. None is applied before it exists (this lock), and those the
+  // copy below already holds are skipped then by their write clocks.
+  std::vector<Replica> members(group.begin(), group.end() - 1);
+  DDB_RETURN_IF_ERROR(WriteGroup(name, members, group));
+  std::vector<std::pair<std::string, std::string>> items, clocks;
+  Status read = tables_.WithTableLocked(ns, name, [&](TableState& state) -> Status {
+    for (auto [family, prefix, out] :
+         {std::tuple(Family::kItems, TablePrefix(state.table_id), &items),
+          std::tuple(Family::kIndexes, WriteClockPrefix(state.table_id), &clocks)}) {
+      auto it = store_->NewIterator(family, prefix, PrefixSuccessor(prefix));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        out->emplace_back(std::string(it->key()), std::string(it->value()));
+      }
+      DDB_RETURN_IF_ERROR(it->status());
+    }
+    return Status::Ok();
+  });
+  target.replicas = group;
+  TableRegistry::NewTable table{added.ns, std::move(target), {}, {}};
+  auto fill = [&](uint64_t table_id, Store::Batch& batch, TableRegistry::NewTable& made) -> Status {
+    // Written as the restores write a table (point_in_time.cc): each item
+    // through the write path, into a state no one else sees yet.
+    const TableSchema& schema = made.schema;
+    TableState building(made.ns, std::make_shared<const TableSchema>(schema), {});
+    MutexLock building_lock(building.write_mu);
+    PendingStats pending(building);
+    const std::string prefix = TablePrefix(table_id);
+    for (const auto& [source_key, encoded] : items) {
+      auto item = DecodeItem(encoded);
+      if (!item.ok()) return item.status();
+      Mutation put;
+      put.kind = Mutation::Kind::kPut;
+      put.borrowed_item = &*item;
+      std::string item_key = prefix + source_key.substr(kTablePrefixSize);
+      DDB_RETURN_IF_ERROR(writer_.AddMutation(building, schema, item_key, ExtractKey(schema, *item),
+                                              std::nullopt, put, batch, pending));
+    }
+    // The items' clocks as their own table has them (deletions' included),
+    // over those the writes above gave them.
+    const std::string clock_prefix = WriteClockPrefix(table_id);
+    for (const auto& [source_key, value] : clocks) {
+      batch.Put(Family::kIndexes, clock_prefix + source_key.substr(clock_prefix.size()), value);
+    }
+    made.stats = pending.table;
+    for (const auto& [index_id, stats] : pending.indexes) made.index_stats[index_id] = stats;
+    return Status::Ok();
+  };
+  Result<TableDescription> created =
+      read.ok() ? tables_.CreateFilled(std::move(table), fill) : Result<TableDescription>(read);
+  if (!created.ok()) {
+    // Take the replica back out of the group it never joined.
+    std::vector<Replica> before = members;
+    if (before.size() == 1) before.clear();
+    (void)WriteGroup(name, members, before);
+  }
+  return created;
+}
+
+Result<TableDescription> Database::RemoveReplica(std::string_view name,
+                                                 std::string_view replica_ns) {
+  MutexLock lock(replication_mu_);
+  auto deleted = tables_.Delete(replica_ns, name);
+  if (!deleted.ok()) return deleted;
+  std::vector<Replica> rest;
+  for (const Replica& replica : deleted->schema.replicas) {
+    if (replica.ns != replica_ns) rest.push_back(replica);
+  }
+  // One member left is a regional table again.
+  std::vector<Replica> group = rest.size() > 1 ? rest : std::vector<Replica>();
+  DDB_RETURN_IF_ERROR(WriteGroup(name, rest, group));
+  return deleted;
+}
+
+Status Database::SetReplicaGroup(std::string_view name, const std::vector<Replica>& group) {
+  MutexLock lock(replication_mu_);
+  return WriteGroup(name, group, group);
+}
+
+Status Database::WriteGroup(std::string_view name, const std::vector<Replica>& members,
+                            const std::vector<Replica>& group) {
+  for (const Replica& member : members) {
+    auto updated = UpdateTable(member.ns, name, [&](TableSchema& schema) {
+      schema.replicas = group;
+      return Status::Ok();
+    });
+    if (!updated.ok() && updated.status().code() != Status::Code::kNotFound) {
+      return updated.status();
+    }
+  }
+  return Status::Ok();
+}
+
+Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view name,
+                                       const StreamRecord& record, const WriteClock& clock) {
+  auto found = tables_.Find(ns, name);
+  if (!found) return false;
+  TableState& state = *found;
+  MutexLock write_lock(state.write_mu);
+  if (state.dropped) return false;
+  auto current_schema = state.schema();
+  const TableSchema& schema = *current_schema;
+  DDB_RETURN_IF_ERROR(ValidateItemKey(schema, record.keys));
+  std::string item_key = ItemKey(state.table_id, schema, record.keys);
+  std::string clock_key = WriteClockKey(item_key);
+  auto stored = store_->Get(Family::kIndexes, clock_key);
+  if (!stored.ok()) return stored.status();
+  if (*stored) {
+    auto current = DecodeWriteClock(**stored);
+    if (current && !clock.Beats(*current)) return false;
+  }
+  auto old_item = ReadItem(*store_, item_key);
+  if (!old_item.ok()) return old_item.status();
+  Store::Batch batch(*store_);
+  PendingStats pending(state);
+  Mutation mutation;
+  mutation.replicated = &clock;
+  if (record.new_image) {
+    mutation.kind = Mutation::Kind::kPut;
+    mutation.borrowed_item = &*record.new_image;
+  } else {
+    mutation.kind = Mutation::Kind::kDelete;
+  }
+  DDB_RETURN_IF_ERROR(writer_.AddMutation(state, schema, item_key, record.keys, *old_item,
+                                          mutation, batch, pending));
+  // A deletion of an item this replica does not have still leaves its clock.
+  batch.Put(Family::kIndexes, clock_key, EncodeWriteClock(clock));
+  DDB_RETURN_IF_ERROR(writer_.Commit(state, batch, pending));
+  return true;
+}
+
+uint64_t Database::ReplicatedThrough(const StreamState& feed) {
+  auto known = replicated_through_.find(feed.id);
+  if (known != replicated_through_.end()) return known->second;
+  uint64_t position = 1;
+  auto stored = settings_.Get(CheckpointSetting(feed.id));
+  if (stored.ok() && *stored) position = std::stoull(**stored);
+  replicated_through_[feed.id] = position;
+  return position;
+}
+
+Result<size_t> Database::Replicate(const ReplicationDelay& delay_of) {
+  MutexLock lock(replication_mu_);
+  const int64_t now = clock_.NowMillis();
+  size_t applied = 0;
+  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
+    auto source = tables_.FindById(feed->table_id);
+    if (!source) continue;
+    auto schema = source->schema();
+    const int64_t delay = delay_of(feed->ns, feed->table_name);
+    const uint64_t start = ReplicatedThrough(*feed);
+    uint64_t position = start;
+    bool waiting = false;
+    while (!waiting) {
+      auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", position,
+                                kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
+      if (!read.ok() && read.status().code() == Status::Code::kTrimmedData) {
+        // Past the retention period: what is left starts at the horizon.
+        auto described = streams_.Describe(feed->ns, feed->table_name, feed->label,
+                                           StreamKind::kReplicationFeed);
+        if (!described.ok()) break;
+        position = described->info.trim_horizon;
+        continue;
+      }
+      if (!read.ok()) return read.status();
+      for (const StreamRecord& record : read->records) {
+        // A replication record is stamped with its write clock.
+        if (record.created_millis / 1000 + delay > now) {
+          waiting = true;
+          break;
+        }
+        WriteClock clock{record.created_millis, feed->ns};
+        for (const Replica& replica : schema->replicas) {
+          if (replica.ns == feed->ns) continue;
+          auto done = ApplyReplicated(replica.ns, feed->table_name, record, clock);
+          if (!done.ok()) return done.status();
+        }
+        position = record.sequence + 1;
+        ++applied;
+      }
+      if (read->records.size() < kReplicationBatch) break;
+    }
+    if (position != start) {
+      replicated_through_[feed->id] = position;
+      DDB_RETURN_IF_ERROR(settings_.Put(CheckpointSetting(feed->id), std::to_string(position)));
+    }
+  }
+  return applied;
+}
+
+Result<std::vector<ReplicationBacklog>> Database::ReplicationBacklogs() const {
+  // Reads only: the position is the map's or the stored one.
+  MutexLock lock(replication_mu_);
+  std::vector<ReplicationBacklog> backlogs;
+  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
+    ReplicationBacklog backlog{feed->ns, feed->table_name};
+    uint64_t position = 1;
+    if (auto known = replicated_through_.find(feed->id); known != replicated_through_.end()) {
+      position = known->second;
+    } else if (auto stored = settings_.Get(CheckpointSetting(feed->id)); stored.ok() && *stored) {
+      position = std::stoull(**stored);
+    }
+    auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", position, 1, SIZE_MAX,
+                              StreamKind::kReplicationFeed);
+    if (read.ok() && !read->records.empty()) {
+      backlog.oldest_pending_millis = read->records.front().created_millis / 1000;
+      backlog.pending = feed->next_sequence - read->records.front().sequence;
+    }
+    backlogs.push_back(std::move(backlog));
+  }
+  return backlogs;
+}
+
+}  // namespace ddb::engine

@@ -1,0 +1,283 @@
+"""Global tables (version 2019.11.21) through boto3 clients in two and three
+regions: replicas made and deleted with UpdateTable's ReplicaUpdates, writes
+replicated after a delay on the emulator's clock (and at once when a test
+settles them), conflicts resolved last-writer-wins with both streams showing
+it, DynamoDB's refusals, and the legacy operations' answers."""
+
+import re
+
+import pytest
+
+from .e2e_util import expect_error, wait_gone
+from .server_util import admin_ok, make_streams_client, wait_for
+
+NAME = "orders-global"
+KEY = {"pk": {"S": "order-1"}}
+
+
+def make_table(client, name=NAME, billing="PAY_PER_REQUEST"):
+    extra = ({"BillingMode": "PAY_PER_REQUEST"} if billing == "PAY_PER_REQUEST" else
+             {"ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}})
+    client.create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        **extra,
+    )
+
+
+def add_replica(client, region, name=NAME):
+    return client.update_table(TableName=name,
+                               ReplicaUpdates=[{"Create": {"RegionName": region}}])
+
+
+def read(client, key=KEY, name=NAME):
+    return client.get_item(TableName=name, Key=key, ConsistentRead=True).get("Item")
+
+
+def freeze(url):
+    return admin_ok(url, "clock", {"Freeze": True})["NowMillis"]
+
+
+@pytest.fixture
+def regions(start_server):
+    """A fresh server (no models) and a client factory by region."""
+    with start_server("--in-memory", "--no-models") as srv:
+        yield srv
+
+
+def test_a_replica_is_made_described_from_both_regions_and_deleted(regions):
+    east = regions.client(region="us-east-1")
+    west = regions.client(region="eu-west-1")
+    make_table(east)
+    east.put_item(TableName=NAME, Item={**KEY, "state": {"S": "new"}})
+
+    answer = add_replica(east, "eu-west-1")["TableDescription"]
+    assert answer["TableStatus"] == "UPDATING"
+    assert answer["GlobalTableVersion"] == "2019.11.21"
+    assert [(r["RegionName"], r["ReplicaStatus"]) for r in answer["Replicas"]] == [
+        ("eu-west-1", "CREATING")]
+    # DynamoDB turns a stream on for a table that had none.
+    assert answer["StreamSpecification"] == {"StreamEnabled": True,
+                                             "StreamViewType": "NEW_AND_OLD_IMAGES"}
+
+    home = east.describe_table(TableName=NAME)["Table"]
+    replica = west.describe_table(TableName=NAME)["Table"]
+    # Each region lists the others, never itself.
+    assert [(r["RegionName"], r["ReplicaStatus"]) for r in home["Replicas"]] == [
+        ("eu-west-1", "ACTIVE")]
+    assert [r["RegionName"] for r in replica["Replicas"]] == ["us-east-1"]
+    assert replica["TableArn"].startswith("arn:aws:dynamodb:eu-west-1:")
+    assert replica["TableId"] != home["TableId"]
+    assert replica["LatestStreamArn"].startswith("arn:aws:dynamodb:eu-west-1:")
+    assert replica["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    # The items the table had are the new replica's from the start.
+    assert read(west)["state"] == {"S": "new"}
+
+    answer = east.update_table(TableName=NAME,
+                               ReplicaUpdates=[{"Delete": {"RegionName": "eu-west-1"}}])
+    assert answer["TableDescription"]["TableStatus"] == "UPDATING"
+    wait_gone(west, NAME)
+    home = east.describe_table(TableName=NAME)["Table"]
+    assert "Replicas" not in home and "GlobalTableVersion" not in home
+    # The stream DynamoDB turned on stays.
+    assert home["StreamSpecification"]["StreamEnabled"] is True
+    assert read(east)["state"] == {"S": "new"}
+
+
+def test_a_write_reaches_the_other_region_after_the_delay_or_a_settle(regions):
+    east = regions.client(region="us-east-1")
+    west = regions.client(region="eu-west-1")
+    make_table(east)
+    add_replica(east, "eu-west-1")
+    freeze(regions.url)
+
+    east.put_item(TableName=NAME, Item={**KEY, "state": {"S": "placed"}})
+    backlog = admin_ok(regions.url, "replication")
+    assert backlog["DelayMillis"] == 1000
+    member = next(m for m in backlog["Members"] if m["Region"] == "us-east-1")
+    assert member["Pending"] == 1 and member["TableName"] == NAME
+    # The clock is frozen: a second of the emulator's time never passes.
+    assert read(west) is None
+    admin_ok(regions.url, "clock", {"AdvanceMillis": 999})
+    assert read(west) is None
+    admin_ok(regions.url, "clock", {"AdvanceMillis": 1})
+    wait_for(lambda: read(west), what="the write replicated once its delay passed")
+    assert read(west)["state"] == {"S": "placed"}
+
+    # Replicated both ways; a settle applies what is pending at once.
+    west.update_item(TableName=NAME, Key=KEY, UpdateExpression="SET #s = :s",
+                     ExpressionAttributeNames={"#s": "state"},
+                     ExpressionAttributeValues={":s": {"S": "shipped"}})
+    assert read(east)["state"] == {"S": "placed"}
+    assert admin_ok(regions.url, "replication/settle", {})["Applied"] == 1
+    assert read(east)["state"] == {"S": "shipped"}
+    assert all(m["Pending"] == 0 for m in admin_ok(regions.url, "replication")["Members"])
+
+    # A table's own delay: zero replicates at once, even on a frozen clock.
+    admin_ok(regions.url, "replication", {"TableName": NAME, "Region": "us-east-1",
+                                          "DelayMillis": 0})
+    east.delete_item(TableName=NAME, Key=KEY)
+    wait_for(lambda: read(west) is None, what="the delete replicated at once")
+
+
+def test_conflicting_writes_resolve_last_writer_wins_in_both_streams(regions):
+    east = regions.client(region="us-east-1")
+    west = regions.client(region="eu-west-1")
+    make_table(east)
+    add_replica(east, "eu-west-1")
+    freeze(regions.url)
+
+    # Both regions write the item before either hears of the other: the
+    # later write (eu-west-1's) wins everywhere.
+    east.put_item(TableName=NAME, Item={**KEY, "by": {"S": "east"}})
+    admin_ok(regions.url, "clock", {"AdvanceMillis": 5})
+    west.put_item(TableName=NAME, Item={**KEY, "by": {"S": "west"}})
+    admin_ok(regions.url, "replication/settle", {})
+    assert read(east)["by"] == {"S": "west"}
+    assert read(west)["by"] == {"S": "west"}
+
+    east_records = stream_events(regions, "us-east-1")
+    west_records = stream_events(regions, "eu-west-1")
+    # us-east-1 saw its own insert, then the replicated winner.
+    assert east_records == [("INSERT", "east"), ("MODIFY", "west")]
+    # eu-west-1 wrote the winner; the older write from us-east-1 was not applied.
+    assert west_records == [("INSERT", "west")]
+
+
+def stream_events(srv, region):
+    """(eventName, the new image's "by") of each record of the region's stream."""
+    client = srv.client(region=region)
+    arn = client.describe_table(TableName=NAME)["Table"]["LatestStreamArn"]
+    streams = make_streams_client(srv.url, region=region)
+    events = []
+    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+        iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                              ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        for record in streams.get_records(ShardIterator=iterator)["Records"]:
+            image = record["dynamodb"].get("NewImage", {})
+            events.append((record["eventName"], image.get("by", {}).get("S")))
+    return events
+
+
+def test_three_regions_and_a_transaction(regions):
+    clients = {r: regions.client(region=r) for r in ("us-east-1", "eu-west-1", "ap-southeast-2")}
+    make_table(clients["us-east-1"])
+    add_replica(clients["us-east-1"], "eu-west-1")
+    # Any member may add the next replica.
+    add_replica(clients["eu-west-1"], "ap-southeast-2")
+    for region, client in clients.items():
+        listed = [r["RegionName"] for r in client.describe_table(TableName=NAME)["Table"]["Replicas"]]
+        assert sorted(listed) == sorted(set(clients) - {region})
+
+    freeze(regions.url)
+    clients["ap-southeast-2"].transact_write_items(TransactItems=[
+        {"Put": {"TableName": NAME, "Item": {"pk": {"S": "a"}, "n": {"N": "1"}}}},
+        {"Put": {"TableName": NAME, "Item": {"pk": {"S": "b"}, "n": {"N": "2"}}}},
+    ])
+    assert read(clients["us-east-1"], {"pk": {"S": "a"}}) is None
+    admin_ok(regions.url, "replication/settle", {})
+    for client in clients.values():
+        assert read(client, {"pk": {"S": "a"}})["n"] == {"N": "1"}
+        assert read(client, {"pk": {"S": "b"}})["n"] == {"N": "2"}
+
+    # DeleteTable in a replica's own region takes it out of the group.
+    clients["ap-southeast-2"].delete_table(TableName=NAME)
+    wait_gone(clients["ap-southeast-2"], NAME)
+    listed = [r["RegionName"] for r in
+              clients["us-east-1"].describe_table(TableName=NAME)["Table"]["Replicas"]]
+    assert listed == ["eu-west-1"]
+
+
+def test_replica_updates_are_refused_as_dynamodb_refuses_them(regions):
+    east = regions.client(region="us-east-1")
+    make_table(east)
+    make_table(east, "provisioned-table", billing="PROVISIONED")
+
+    def refused(fragment, **request):
+        with expect_error("ValidationException", fragment):
+            east.update_table(TableName=NAME, **request)
+
+    refused("Replica modification must be the only operation in the request",
+            ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}], BillingMode="PAY_PER_REQUEST")
+    refused("more than one create or delete replica actions not allowed",
+            ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}},
+                            {"Create": {"RegionName": "eu-west-2"}}])
+    refused("more than one type of replica actions not allowed",
+            ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}},
+                            {"Delete": {"RegionName": "eu-west-2"}}])
+    refused("Cannot add or delete the local region through ReplicaUpdates",
+            ReplicaUpdates=[{"Create": {"RegionName": "us-east-1"}}])
+    refused("Region us-fake-1 is not supported",
+            ReplicaUpdates=[{"Create": {"RegionName": "us-fake-1"}}])
+    refused(re.escape("not part of the global table. Please retry the request without these "
+                      "replicas: [ca-central-1]."),
+            ReplicaUpdates=[{"Delete": {"RegionName": "ca-central-1"}}])
+    with expect_error("ValidationException",
+                      "Table write capacity should either be Pay-Per-Request or AutoScaled."):
+        east.update_table(TableName="provisioned-table",
+                          ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+
+    add_replica(east, "eu-west-1")
+    refused("because one or more replicas already existed as tables",
+            ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+    refused("There are no actions specified in the Replica Update Action of the request.",
+            ReplicaUpdates=[{"Update": {"RegionName": "eu-west-1"}}])
+    refused("Disabling Stream is not allowed for a Global Table replica",
+            StreamSpecification={"StreamEnabled": False})
+    with expect_error("ResourceNotFoundException"):
+        east.update_table(TableName="no-such-table",
+                          ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+
+    # A replica's own settings: its table class, shown where it is overridden.
+    east.update_table(TableName=NAME, ReplicaUpdates=[{"Update": {
+        "RegionName": "eu-west-1", "TableClassOverride": "STANDARD_INFREQUENT_ACCESS"}}])
+    replica = east.describe_table(TableName=NAME)["Table"]["Replicas"][0]
+    assert replica["ReplicaTableClassSummary"]["TableClass"] == "STANDARD_INFREQUENT_ACCESS"
+    west = regions.client(region="eu-west-1")
+    assert (west.describe_table(TableName=NAME)["Table"]["TableClassSummary"]["TableClass"]
+            == "STANDARD_INFREQUENT_ACCESS")
+
+
+def test_legacy_operations_answer_as_dynamodb_does_since_2026(regions):
+    east = regions.client(region="us-east-1")
+    make_table(east)
+    with expect_error("ValidationException", "DynamoDB global tables version 2017.11.29 is not "
+                                             "supported"):
+        east.create_global_table(GlobalTableName=NAME,
+                                 ReplicationGroup=[{"RegionName": "us-east-1"}])
+    # A 2019.11.21 global table is not a legacy one.
+    add_replica(east, "eu-west-1")
+    with expect_error("GlobalTableNotFoundException",
+                      "Global table not found: Global table with name: 'orders-global' does "
+                      "not exist."):
+        east.describe_global_table(GlobalTableName=NAME)
+    with expect_error("GlobalTableNotFoundException"):
+        east.describe_global_table_settings(GlobalTableName=NAME)
+    assert east.list_global_tables()["GlobalTables"] == []
+
+    scaling = east.describe_table_replica_auto_scaling(TableName=NAME)
+    regions_listed = [r["RegionName"] for r in scaling["TableAutoScalingDescription"]["Replicas"]]
+    assert regions_listed == ["eu-west-1", "us-east-1"]
+    make_table(east, "regional-table")
+    with expect_error("ResourceNotFoundException",
+                      "Global table with name: 'regional-table' does not exist."):
+        east.describe_table_replica_auto_scaling(TableName="regional-table")
+
+
+def test_pending_replication_survives_a_restart(start_server, tmp_path):
+    with start_server("--data-dir", str(tmp_path), "--no-models",
+                      "--replication-delay-ms", "3600000") as srv:
+        east = srv.client(region="us-east-1")
+        west = srv.client(region="eu-west-1")
+        make_table(east)
+        add_replica(east, "eu-west-1")
+        east.put_item(TableName=NAME, Item={**KEY, "state": {"S": "kept"}})
+        assert read(west) is None
+    with start_server("--data-dir", str(tmp_path), "--no-models",
+                      "--replication-delay-ms", "0") as srv:
+        west = srv.client(region="eu-west-1")
+        assert [r["RegionName"] for r in
+                west.describe_table(TableName=NAME)["Table"]["Replicas"]] == ["us-east-1"]
+        wait_for(lambda: read(west), what="the write kept across the restart replicated")
+        assert read(west)["state"] == {"S": "kept"}
