@@ -19,11 +19,12 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 50> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 58> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
     {"CreateBackup", CreateBackup},
+    {"CreateGlobalTable", CreateGlobalTable},
     {"CreateTable", CreateTable},
     {"DeleteBackup", DeleteBackup},
     {"DeleteItem", DeleteItem},
@@ -34,10 +35,13 @@ constexpr std::array<std::pair<std::string_view, Handler>, 50> kHandlers = {{
     {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
     {"DescribeExport", DescribeExport},
+    {"DescribeGlobalTable", DescribeGlobalTable},
+    {"DescribeGlobalTableSettings", DescribeGlobalTableSettings},
     {"DescribeImport", DescribeImport},
     {"DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestination},
     {"DescribeLimits", DescribeLimits},
     {"DescribeTable", DescribeTable},
+    {"DescribeTableReplicaAutoScaling", DescribeTableReplicaAutoScaling},
     {"DescribeTimeToLive", DescribeTimeToLive},
     {"DisableKinesisStreamingDestination", DisableKinesisStreamingDestination},
     {"EnableKinesisStreamingDestination", EnableKinesisStreamingDestination},
@@ -50,6 +54,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 50> kHandlers = {{
     {"ListBackups", ListBackups},
     {"ListContributorInsights", ListContributorInsights},
     {"ListExports", ListExports},
+    {"ListGlobalTables", ListGlobalTables},
     {"ListImports", ListImports},
     {"ListTables", ListTables},
     {"ListTagsOfResource", ListTagsOfResource},
@@ -66,9 +71,12 @@ constexpr std::array<std::pair<std::string_view, Handler>, 50> kHandlers = {{
     {"UntagResource", UntagResource},
     {"UpdateContinuousBackups", UpdateContinuousBackups},
     {"UpdateContributorInsights", UpdateContributorInsights},
+    {"UpdateGlobalTable", UpdateGlobalTable},
+    {"UpdateGlobalTableSettings", UpdateGlobalTableSettings},
     {"UpdateItem", UpdateItem},
     {"UpdateKinesisStreamingDestination", UpdateKinesisStreamingDestination},
     {"UpdateTable", UpdateTable},
+    {"UpdateTableReplicaAutoScaling", UpdateTableReplicaAutoScaling},
     {"UpdateTimeToLive", UpdateTimeToLive},
 }};
 

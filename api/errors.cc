@@ -109,6 +109,9 @@ ApiError ApiError::ExportConflict() {
   return Make(kDynamoDb, "ExportConflictException",
               "Export conflict: Duplicate request detected with conflicting parameters");
 }
+ApiError ApiError::GlobalTableNotFound(std::string message) {
+  return Make(kDynamoDb, "GlobalTableNotFoundException", std::move(message));
+}
 ApiError ApiError::ExportNotFound(std::string message) {
   return Make(kDynamoDb, "ExportNotFoundException", std::move(message));
 }

@@ -107,6 +107,7 @@ struct ApiError {
   static ApiError InvalidExportTime(std::string message);
   static ApiError ExportConflict();  // the same ClientToken with other parameters
   static ApiError ExportNotFound(std::string message);
+  static ApiError GlobalTableNotFound(std::string message);
   static ApiError ImportConflict();
   static ApiError ImportNotFound(std::string message);
   static ApiError ConditionalCheckFailed(std::string message);

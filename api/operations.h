@@ -23,6 +23,15 @@ ApiResult<std::string> UpdateTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListTables(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeLimits(Context&, const rapidjson::Value&);
+// Legacy global tables and replica auto scaling (global_table_ops.cc).
+ApiResult<std::string> CreateGlobalTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateGlobalTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeGlobalTable(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListGlobalTables(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeGlobalTableSettings(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateGlobalTableSettings(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeTableReplicaAutoScaling(Context&, const rapidjson::Value&);
+ApiResult<std::string> UpdateTableReplicaAutoScaling(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeEndpoints(Context&, const rapidjson::Value&);
 
 // backup_ops.cc
