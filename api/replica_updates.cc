@@ -160,7 +160,54 @@ void ApplyOverrides(engine::Replica& replica, const Action& action) {
   if (action.table_class) replica.table_class_override = *action.table_class;
 }
 
+// Makes `member`'s synchronised settings `source`'s.
+void Converge(engine::TableSchema& member, const engine::TableSchema& source) {
+  member.attribute_definitions = source.attribute_definitions;
+  member.billing_mode = source.billing_mode;
+  member.pay_per_request_since_millis = source.pay_per_request_since_millis;
+  member.throughput.write_capacity_units = source.throughput.write_capacity_units;
+  if (member.billing_mode == "PAY_PER_REQUEST") member.throughput = source.throughput;
+  member.on_demand.max_write_request_units = source.on_demand.max_write_request_units;
+  member.warm = source.warm;
+  member.sse = source.sse;
+  member.ttl_attribute = source.ttl_attribute;
+  std::vector<engine::IndexSchema> indexes;
+  for (const engine::IndexSchema& index : source.global_indexes) {
+    auto kept = std::find_if(member.global_indexes.begin(), member.global_indexes.end(),
+                             [&](const engine::IndexSchema& i) { return i.name == index.name; });
+    if (kept == member.global_indexes.end()) {
+      engine::IndexSchema added = index;
+      added.index_id = 0;  // the engine numbers and backfills it
+      added.status = "ACTIVE";
+      added.backfilling = false;
+      indexes.push_back(std::move(added));
+    } else {
+      kept->throughput.write_capacity_units = index.throughput.write_capacity_units;
+      kept->on_demand.max_write_request_units = index.on_demand.max_write_request_units;
+      kept->warm = index.warm;
+      indexes.push_back(*kept);
+    }
+  }
+  member.global_indexes = std::move(indexes);
+}
+
 }  // namespace
+
+engine::Status SyncReplicaSettings(Context& ctx, std::string_view table) {
+  auto source = ctx.db.GetSchema(ctx.caller.ns, table);
+  if (!source.ok() || (*source)->replicas.empty()) return engine::Status::Ok();
+  for (const engine::Replica& member : (*source)->replicas) {
+    if (member.ns == ctx.caller.ns) continue;
+    auto synced = ctx.db.UpdateTable(member.ns, table, [&](engine::TableSchema& schema) {
+      Converge(schema, **source);
+      return engine::Status::Ok();
+    });
+    if (!synced.ok() && synced.status().code() != engine::Status::Code::kNotFound) {
+      return synced.status();
+    }
+  }
+  return engine::Status::Ok();
+}
 
 bool IsGlobalTableRegion(std::string_view region) {
   return std::find(kRegions.begin(), kRegions.end(), region) != kRegions.end();
@@ -227,11 +274,14 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
   switch (action.kind) {
     case ActionKind::kCreate: {
       std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
-      if (FindMember(current, action.region) || target_ns == ctx.caller.ns ||
-          ctx.db.GetSchema(target_ns, table).ok()) {
+      auto already_existed = [&] {
         return ApiError::Validation(
             "Failed to create a the new replica of table with name: '" + std::string(table) +
             "' because one or more replicas already existed as tables.");
+      };
+      if (FindMember(current, action.region) || target_ns == ctx.caller.ns ||
+          ctx.db.GetSchema(target_ns, table).ok()) {
+        return already_existed();
       }
       if (auto refused = CheckBilling(current)) return *refused;
       // A global table's changes reach its replicas through its stream:
@@ -246,14 +296,12 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
       }
       auto source = ctx.db.GetSchema(ctx.caller.ns, table);
       if (!source.ok()) return source.status();
-      std::vector<engine::Replica> group = (*source)->replicas;
-      int64_t now = ctx.db.clock().NowMillis();
-      if (group.empty()) group.push_back({ctx.caller.region, ctx.caller.ns, (*source)->creation_millis});
-      engine::Replica added{action.region, target_ns, now};
+      engine::Replica self{ctx.caller.region, ctx.caller.ns, (*source)->creation_millis};
+      engine::Replica added{action.region, target_ns, ctx.db.clock().NowMillis()};
       ApplyOverrides(added, action);
-      group.push_back(added);
       auto created =
-          ctx.db.AddReplica(ctx.caller.ns, table, group, ReplicaSchema(**source, action));
+          ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
+      if (created.status().code() == engine::Status::Code::kAlreadyExists) return already_existed();
       if (!created.ok()) return created.status();
       view.creating_replica = action.region;
       description = ctx.db.DescribeTable(ctx.caller.ns, table);

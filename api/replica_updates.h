@@ -24,6 +24,13 @@ bool HasReplicaUpdates(const rapidjson::Value& request);
 ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
                                       const rapidjson::Value& request);
 
+// After a change to a global table's settings in the caller's region:
+// gives every other member the settings DynamoDB keeps the same on all of
+// them — billing mode and write capacity, GSIs (added ones backfilled),
+// SSE, TTL, on-demand write maximum and warm throughput — keeping what a
+// replica overrides. Nothing for a regional table.
+engine::Status SyncReplicaSettings(Context& ctx, std::string_view table);
+
 // Whether DynamoDB's global tables run in `region`.
 bool IsGlobalTableRegion(std::string_view region);
 

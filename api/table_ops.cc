@@ -271,6 +271,10 @@ ApiResult<std::string> UpdateTable(Context& ctx, const rapidjson::Value& request
       });
   if (update_error) return *update_error;
   if (!description.ok()) return description.status();
+  if (!description->schema.replicas.empty()) {
+    auto synced = SyncReplicaSettings(ctx, *name);
+    if (!synced.ok()) return synced;
+  }
   // The engine backfills before answering, but the answer shows the new
   // index as DynamoDB's does: CREATING, with the table UPDATING.
   description->schema.status = created.empty() && created_vector.empty() ? "ACTIVE" : "UPDATING";

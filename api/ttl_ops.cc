@@ -6,6 +6,7 @@
 // DynamoDB.
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/replica_updates.h"
 
 namespace ddb::api {
 namespace {
@@ -63,6 +64,10 @@ ApiResult<std::string> UpdateTimeToLive(Context& ctx, const rapidjson::Value& re
       return ApiError::ResourceNotFound(TableNotFoundText(*table));
     }
     return updated.status();
+  }
+  if (!updated->schema.replicas.empty()) {
+    auto synced = SyncReplicaSettings(ctx, *table);
+    if (!synced.ok()) return synced;
   }
   return RenderObject([&](JsonWriter& w) {
     w.Key("TimeToLiveSpecification");

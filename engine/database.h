@@ -211,14 +211,15 @@ class Database {
                                                  int64_t from_millis, int64_t to_millis);
 
   // --- Global tables (replication.h, replication.cc) ----------------------
-  // Makes `group`'s last member a new replica of the table `name` of `ns`:
-  // every current member's schema gets `group`, then `target` is created in
-  // the new member's namespace with the table's items and their write
-  // clocks as they are then, in one batch. The caller derives `target` from
-  // the table's schema. kAlreadyExists when the namespace has that table.
+  // Makes `added` a new replica of the table `name` of `ns`: the group
+  // (the table's, or `self` and `added` for a regional table) gains it on
+  // every member, then `target` is created in the new member's namespace
+  // with the table's items and their write clocks as they are then, in one
+  // batch. The caller derives `target` from the table's schema.
+  // kAlreadyExists when the region is a member or its namespace has the table.
   Result<TableDescription> AddReplica(std::string_view ns, std::string_view name,
-                                      std::vector<Replica> group, TableSchema target)
-      EXCLUDES(replication_mu_);
+                                      const Replica& self, const Replica& added,
+                                      TableSchema target) EXCLUDES(replication_mu_);
   // Deletes the replica of `name` in `replica_ns` (DeleteTable's checks)
   // and takes it out of the other members' group.
   Result<TableDescription> RemoveReplica(std::string_view name, std::string_view replica_ns)

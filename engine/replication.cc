@@ -50,12 +50,23 @@ std::optional<WriteClock> DecodeWriteClock(std::string_view bytes) {
 }
 
 Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_view name,
-                                              std::vector<Replica> group, TableSchema target) {
+                                              const Replica& self, const Replica& added,
+                                              TableSchema target) {
   MutexLock lock(replication_mu_);
-  const Replica& added = group.back();
+  // The group as it is now: another change may have come first.
+  auto source = tables_.Find(ns, name);
+  if (!source) return TableNotFound(name);
+  std::vector<Replica> group = source->schema()->replicas;
+  if (group.empty()) group.push_back(self);
+  for (const Replica& member : group) {
+    if (member.region == added.region || member.ns == added.ns) {
+      return Status::AlreadyExists("Table already exists: " + std::string(name));
+    }
+  }
   if (tables_.Find(added.ns, name)) {
     return Status::AlreadyExists("Table already exists: " + std::string(name));
   }
+  group.push_back(added);
   // The members first: from here on every write to them is kept for the new
   // one too. None is applied before it exists (this lock), and those the
   // copy below already holds are skipped then by their write clocks.

@@ -281,3 +281,32 @@ def test_pending_replication_survives_a_restart(start_server, tmp_path):
                 west.describe_table(TableName=NAME)["Table"]["Replicas"]] == ["us-east-1"]
         wait_for(lambda: read(west), what="the write kept across the restart replicated")
         assert read(west)["state"] == {"S": "kept"}
+
+
+def test_synchronised_settings_reach_every_replica(regions):
+    east = regions.client(region="us-east-1")
+    west = regions.client(region="eu-west-1")
+    make_table(east)
+    east.put_item(TableName=NAME, Item={**KEY, "customer": {"S": "c-1"}})
+    add_replica(east, "eu-west-1")
+
+    # A GSI made in one region is made, and filled, in the other.
+    west.update_table(
+        TableName=NAME,
+        AttributeDefinitions=[{"AttributeName": "customer", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {
+            "IndexName": "by-customer",
+            "KeySchema": [{"AttributeName": "customer", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}}])
+    indexes = east.describe_table(TableName=NAME)["Table"]["GlobalSecondaryIndexes"]
+    assert [i["IndexName"] for i in indexes] == ["by-customer"]
+    found = east.query(TableName=NAME, IndexName="by-customer",
+                       KeyConditionExpression="customer = :c",
+                       ExpressionAttributeValues={":c": {"S": "c-1"}})["Items"]
+    assert [i["pk"]["S"] for i in found] == ["order-1"]
+
+    # TTL, turned on in one region, is on in both.
+    east.update_time_to_live(TableName=NAME, TimeToLiveSpecification={
+        "Enabled": True, "AttributeName": "expires"})
+    assert west.describe_time_to_live(TableName=NAME)["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}

@@ -27,9 +27,12 @@ class ReplicationTest : public test::DatabaseModesTest {
     Put(kEast, "before", "east");
     auto source = db_->GetSchema(kEast, "t");
     ASSERT_OK(source);
-    std::vector<Replica> group = {{"us-east-1", std::string(kEast), 0},
-                                  {"eu-west-1", std::string(kWest), clock_.NowMillis()}};
-    ASSERT_OK(db_->AddReplica(kEast, "t", group, **source));
+    Replica self{"us-east-1", std::string(kEast), 0};
+    Replica added{"eu-west-1", std::string(kWest), clock_.NowMillis()};
+    ASSERT_OK(db_->AddReplica(kEast, "t", self, added, **source));
+    // A region joins a group once.
+    EXPECT_EQ(db_->AddReplica(kEast, "t", self, added, **source).status().code(),
+              Status::Code::kAlreadyExists);
   }
 
   void Put(std::string_view ns, const std::string& pk, const std::string& by) {
