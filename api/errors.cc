@@ -199,6 +199,9 @@ ApiError ApiError::Injected(std::string_view short_type, int http_status, std::s
   if (message.empty()) {
     if (short_type == "ProvisionedThroughputExceededException") {
       message = ProvisionedThroughputExceeded(false, {}).message;
+    } else if (short_type == "ReplicatedWriteConflictException") {
+      message = "The request was rejected because one or more items in the request are being "
+                "modified by a request in another Region.";
     } else if (short_type == "ThrottlingException") {
       message = "Rate of requests exceeds the allowed throughput.";
     } else if (short_type == "InternalServerError") {

@@ -22,13 +22,21 @@ constexpr std::array<std::string_view, 33> kRegions = {
     "me-central-1",   "me-south-1",     "mx-central-1",   "sa-east-1",      "us-east-1",
     "us-east-2",      "us-west-1",      "us-west-2"};
 
-// UpdateTable's members other than its name and ReplicaUpdates.
-constexpr std::array<const char*, 13> kOtherMembers = {
+// UpdateTable's members other than its name and those that change a
+// global table's group.
+constexpr std::array<const char*, 11> kOtherMembers = {
     "AttributeDefinitions", "BillingMode",         "ProvisionedThroughput",
     "GlobalSecondaryIndexUpdates", "StreamSpecification", "SSESpecification",
     "TableClass",           "DeletionProtectionEnabled", "OnDemandThroughput",
-    "WarmThroughput",       "VectorIndexUpdates",  "MultiRegionConsistency",
-    "GlobalTableWitnessUpdates"};
+    "WarmThroughput",       "VectorIndexUpdates"};
+
+// The regions where multi-Region strong consistency runs, by region set.
+constexpr std::array<std::string_view, 10> kStrongRegions = {
+    "us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-west-2",
+    "eu-west-3", "eu-central-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3"};
+
+constexpr std::string_view kStrongSuffix =
+    " for global tables with MultiRegionConsistency set to STRONG";
 
 enum class ActionKind { kCreate, kUpdate, kDelete };
 
@@ -108,6 +116,35 @@ std::string RegionList() {
     out += kRegions[i];
   }
   return out + "]";
+}
+
+// GlobalTableWitnessUpdates: at most one Create or Delete of a witness.
+struct WitnessUpdate {
+  bool create = true;
+  std::string region;
+};
+
+ApiResult<std::optional<WitnessUpdate>> ReadWitnessUpdate(const rapidjson::Value& request) {
+  auto member = request.FindMember("GlobalTableWitnessUpdates");
+  if (member == request.MemberEnd() || member->value.IsNull()) return std::optional<WitnessUpdate>();
+  if (!member->value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
+  if (member->value.Empty()) return std::optional<WitnessUpdate>();
+  if (member->value.Size() > 1) {
+    return ApiError::Validation(
+        "1 validation error detected: Value at 'globalTableWitnessUpdates' failed to satisfy "
+        "constraint: Member must have length less than or equal to 1");
+  }
+  auto action = ReadAction(member->value[0]);
+  if (!action.ok()) return action.take_error();
+  if (action->kind == ActionKind::kUpdate) {
+    return InvalidParameters("A witness can only be created or deleted");
+  }
+  return std::optional<WitnessUpdate>(
+      WitnessUpdate{action->kind == ActionKind::kCreate, action->region});
+}
+
+bool IsStrongRegion(std::string_view region) {
+  return std::find(kStrongRegions.begin(), kStrongRegions.end(), region) != kStrongRegions.end();
 }
 
 const engine::Replica* FindMember(const engine::TableSchema& schema, std::string_view region) {
@@ -191,6 +228,159 @@ void Converge(engine::TableSchema& member, const engine::TableSchema& source) {
   member.global_indexes = std::move(indexes);
 }
 
+std::string Joined(const std::vector<std::string>& regions) {
+  std::string out;
+  for (const std::string& region : regions) out += (out.empty() ? "" : ", ") + region;
+  return "[" + out + "]";
+}
+
+ApiError AlreadyExisted(std::string_view table) {
+  return ApiError::Validation("Failed to create a the new replica of table with name: '" +
+                              std::string(table) +
+                              "' because one or more replicas already existed as tables.");
+}
+
+// Makes a regional table a strongly consistent global table: two new
+// replicas, or one and a witness, in one request.
+ApiResult<std::string> CreateStrongGroup(Context& ctx, std::string_view table,
+                                         const engine::TableSchema& current,
+                                         const std::vector<Action>& actions,
+                                         const std::optional<WitnessUpdate>& witness) {
+  bool only_creates = std::all_of(actions.begin(), actions.end(),
+                                  [](const Action& a) { return a.kind == ActionKind::kCreate; });
+  if (!only_creates || (witness && !witness->create)) {
+    return ApiError::Validation(
+        "Only Replica Create actions are supported when MultiRegionConsistency parameter is "
+        "provided.");
+  }
+  if (actions.size() + (witness ? 1 : 0) != 2) {
+    return ApiError::Validation("Unsupported replica count" + std::string(kStrongSuffix) + ".");
+  }
+  std::vector<std::string> unsupported;
+  std::vector<std::string> regions = {ctx.caller.region};
+  for (const Action& action : actions) regions.push_back(action.region);
+  if (witness) regions.push_back(witness->region);
+  for (const std::string& region : regions) {
+    if (!IsStrongRegion(region)) unsupported.push_back(region);
+  }
+  if (!unsupported.empty()) {
+    return ApiError::Validation("Unsupported Region(s) specified" + std::string(kStrongSuffix) +
+                                ": " + Joined(unsupported) + ".");
+  }
+  if (witness && std::count(regions.begin(), regions.end(), witness->region) > 1) {
+    return ApiError::Validation(
+        "Cannot add a witness in the same region as an existing replica when creating a global "
+        "table with MultiRegionConsistency set to STRONG.");
+  }
+  if (!current.replicas.empty()) {
+    return ApiError::Validation("MultiRegionConsistency parameter is unsupported on existing global table");
+  }
+  if (auto refused = CheckBilling(current)) return *refused;
+  // What DynamoDB documents as unsupported with strong consistency; its
+  // texts for these are not published, so these are localdynamo's.
+  if (!current.local_indexes.empty()) {
+    return InvalidParameters("Local secondary indexes are not supported" +
+                             std::string(kStrongSuffix) + ".");
+  }
+  if (!current.ttl_attribute.empty()) {
+    return InvalidParameters("TimeToLive is not supported" + std::string(kStrongSuffix) + ".");
+  }
+  auto described = ctx.db.DescribeTable(ctx.caller.ns, table);
+  if (!described.ok()) return described.status();
+  if (described->stats.item_count > 0) {
+    return InvalidParameters("A global table" + std::string(kStrongSuffix) +
+                             " can only be created from an empty table.");
+  }
+  for (const Action& action : actions) {
+    std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
+    if (target_ns == ctx.caller.ns || ctx.db.GetSchema(target_ns, table).ok()) {
+      return AlreadyExisted(table);
+    }
+  }
+  auto made_strong = ctx.db.UpdateTable(ctx.caller.ns, table, [&](engine::TableSchema& s) {
+    s.strong_consistency = true;
+    s.witnesses.clear();
+    if (witness) s.witnesses.push_back(witness->region);
+    return engine::Status::Ok();
+  });
+  if (!made_strong.ok()) return made_strong.status();
+  DescriptionView view;
+  for (const Action& action : actions) {
+    auto source = ctx.db.GetSchema(ctx.caller.ns, table);
+    if (!source.ok()) return source.status();
+    engine::Replica self{ctx.caller.region, ctx.caller.ns, (*source)->creation_millis};
+    engine::Replica added{action.region, ctx.caller.NamespaceOfRegion(action.region),
+                          ctx.db.clock().NowMillis()};
+    ApplyOverrides(added, action);
+    auto created =
+        ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
+    if (created.status().code() == engine::Status::Code::kAlreadyExists) return AlreadyExisted(table);
+    if (!created.ok()) return created.status();
+    view.creating_replicas.push_back(action.region);
+  }
+  view.witnesses_creating = true;
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, table);
+  if (!description.ok()) return description.status();
+  description->schema.status = "UPDATING";
+  return RenderTableDescription(ctx, "TableDescription", *description, view);
+}
+
+// Changes to the group of a strongly consistent global table (or asking
+// for one): it is made whole in one request and dismantled in one.
+ApiResult<std::string> UpdateStrongGroup(Context& ctx, std::string_view table,
+                                         const engine::TableSchema& current, bool strong_asked,
+                                         const std::vector<Action>& actions,
+                                         const std::optional<WitnessUpdate>& witness) {
+  if (!current.strong_consistency) {
+    if (!strong_asked) {
+      return ApiError::Validation(
+          "MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter "
+          "is present.");
+    }
+    return CreateStrongGroup(ctx, table, current, actions, witness);
+  }
+  if (strong_asked) {
+    return ApiError::Validation("MultiRegionConsistency parameter is unsupported on existing global table");
+  }
+  bool adds = std::any_of(actions.begin(), actions.end(),
+                          [](const Action& a) { return a.kind == ActionKind::kCreate; });
+  if (adds || (witness && witness->create)) {
+    return ApiError::Validation(
+        "Cannot add replicas to a global table with strong MultiRegionConsistency");
+  }
+  for (const Action& action : actions) {
+    if (action.kind != ActionKind::kDelete) {
+      return ApiError::Validation(
+          "Update table operation with more than one type of replica actions not allowed");
+    }
+    if (!FindMember(current, action.region)) return NotMembers(action.region);
+  }
+  if (witness && std::find(current.witnesses.begin(), current.witnesses.end(), witness->region) ==
+                     current.witnesses.end()) {
+    return ApiError::Validation(
+        "Update global table operation failed because one or more witnesses were not part of "
+        "the global table. Please retry the request without these witnesses: [" +
+        witness->region + "].");
+  }
+  if (!current.witnesses.empty() && !witness) {
+    return ApiError::Validation("Update table delete operation does not include all witnesses.");
+  }
+  if (actions.size() + 1 != current.replicas.size()) {
+    return ApiError::Validation("Deletion of only one table replica is not supported" +
+                                std::string(kStrongSuffix) + ".");
+  }
+  auto description = ctx.db.DescribeTable(ctx.caller.ns, table);
+  if (!description.ok()) return description.status();
+  for (const Action& action : actions) {
+    const engine::Replica* member = FindMember(current, action.region);
+    auto removed = ctx.db.RemoveReplica(table, member->ns);
+    if (!removed.ok()) return removed.status();
+  }
+  // DynamoDB's answer still lists what is being deleted.
+  description->schema.status = "UPDATING";
+  return RenderTableDescription(ctx, "TableDescription", *description);
+}
+
 }  // namespace
 
 engine::Status SyncReplicaSettings(Context& ctx, std::string_view table) {
@@ -220,31 +410,61 @@ bool HasReplicaUpdates(const rapidjson::Value& request) {
 
 ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
                                       const rapidjson::Value& request) {
+  RequestReader r(request);
+  auto consistency = r.String("MultiRegionConsistency");
+  if (r.failed()) return r.error();
+  auto witness = ReadWitnessUpdate(request);
+  if (!witness.ok()) return witness.take_error();
+  const bool group_fields = consistency.has_value() || witness->has_value();
   for (const char* other : kOtherMembers) {
     auto member = request.FindMember(other);
     if (member != request.MemberEnd() && !member->value.IsNull()) {
+      if (group_fields) {
+        return ApiError::Validation(
+            "Requests that modify replicas or witnesses must not also modify other fields");
+      }
       return InvalidParameters("Replica modification must be the only operation in the request");
     }
   }
+  if (consistency && *consistency != "EVENTUAL" && *consistency != "STRONG") {
+    return ApiError::Validation("1 validation error detected: Value '" + std::string(*consistency) +
+                                "' at 'multiRegionConsistency' failed to satisfy constraint: "
+                                "Member must satisfy enum value set: [EVENTUAL, STRONG]");
+  }
+  const bool strong = consistency == "STRONG";
   std::vector<Action> actions;
-  for (const auto& update : request["ReplicaUpdates"].GetArray()) {
-    auto action = ReadAction(update);
+  const rapidjson::Value* updates = nullptr;
+  if (auto member = request.FindMember("ReplicaUpdates");
+      member != request.MemberEnd() && member->value.IsArray()) {
+    updates = &member->value;
+  }
+  std::vector<const rapidjson::Value*> listed;
+  if (updates) {
+    for (const auto& update : updates->GetArray()) listed.push_back(&update);
+  }
+  for (const rapidjson::Value* update : listed) {
+    auto action = ReadAction(*update);
     if (!action.ok()) return action.take_error();
-    // DynamoDB takes two identical requests for one.
     bool repeated = std::any_of(actions.begin(), actions.end(), [&](const Action& seen) {
-      return seen.kind == action->kind && seen.region == action->region;
+      return seen.region == action->region;
     });
+    if (repeated && strong) {
+      return ApiError::Validation("Cannot target multiple regions with the same action");
+    }
+    // DynamoDB takes two identical requests for one.
     if (!repeated) actions.push_back(std::move(action).value());
+  }
+  if (actions.empty()) {
+    return ApiError::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, DeletionProtectionEnabled "
+        "or TableClass is required");
   }
   bool mixed = std::any_of(actions.begin(), actions.end(),
                            [&](const Action& a) { return a.kind != actions.front().kind; });
   if (mixed) {
     return ApiError::Validation(
         "Update table operation with more than one type of replica actions not allowed");
-  }
-  if (actions.size() > 1 && actions.front().kind != ActionKind::kUpdate) {
-    return ApiError::Validation(
-        "Update table operation with more than one create or delete replica actions not allowed");
   }
   for (const Action& action : actions) {
     if (!IsGlobalTableRegion(action.region)) {
@@ -262,6 +482,15 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
   auto schema = ctx.db.GetSchema(ctx.caller.ns, table);
   if (!schema.ok()) return engine::TableNotFound(table);
   const engine::TableSchema& current = **schema;
+  bool strong_change = strong || witness->has_value() ||
+                       (current.strong_consistency && actions.front().kind != ActionKind::kUpdate);
+  if (strong_change) {
+    return UpdateStrongGroup(ctx, table, current, strong, actions, *witness);
+  }
+  if (actions.size() > 1 && actions.front().kind != ActionKind::kUpdate) {
+    return ApiError::Validation(
+        "Update table operation with more than one create or delete replica actions not allowed");
+  }
   // A table still settling a replica takes no other change of its group.
   auto busy = std::any_of(current.replicas.begin(), current.replicas.end(),
                           [&](const engine::Replica& r) { return ctx.InTransition(r.created_millis); });
@@ -274,11 +503,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
   switch (action.kind) {
     case ActionKind::kCreate: {
       std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
-      auto already_existed = [&] {
-        return ApiError::Validation(
-            "Failed to create a the new replica of table with name: '" + std::string(table) +
-            "' because one or more replicas already existed as tables.");
-      };
+      auto already_existed = [&] { return AlreadyExisted(table); };
       if (FindMember(current, action.region) || target_ns == ctx.caller.ns ||
           ctx.db.GetSchema(target_ns, table).ok()) {
         return already_existed();
@@ -303,7 +528,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
           ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
       if (created.status().code() == engine::Status::Code::kAlreadyExists) return already_existed();
       if (!created.ok()) return created.status();
-      view.creating_replica = action.region;
+      view.creating_replicas.push_back(action.region);
       description = ctx.db.DescribeTable(ctx.caller.ns, table);
       if (!description.ok()) return description.status();
       break;

@@ -145,12 +145,32 @@ void WriteReplicas(JsonWriter& w, const Context& ctx, const engine::TableSchema&
   w.StartArray();
   for (const engine::Replica& replica : s.replicas) {
     if (replica.ns == ctx.caller.ns) continue;
-    bool creating = replica.region == view.creating_replica || ctx.InTransition(replica.created_millis);
+    bool creating = std::find(view.creating_replicas.begin(), view.creating_replicas.end(),
+                              replica.region) != view.creating_replicas.end() ||
+                    ctx.InTransition(replica.created_millis);
     WriteReplica(w, s, replica, creating ? "CREATING" : "ACTIVE");
   }
   w.EndArray();
   w.Key("GlobalTableSettingsReplicationMode");
   w.String("ENABLED_WITH_OVERRIDES");
+  // EVENTUAL, the default, is not shown.
+  if (s.strong_consistency) {
+    w.Key("MultiRegionConsistency");
+    w.String("STRONG");
+  }
+  if (!s.witnesses.empty()) {
+    w.Key("GlobalTableWitnesses");
+    w.StartArray();
+    for (const std::string& region : s.witnesses) {
+      w.StartObject();
+      w.Key("RegionName");
+      WriteString(w, region);
+      w.Key("WitnessStatus");
+      w.String(view.witnesses_creating ? "CREATING" : "ACTIVE");
+      w.EndObject();
+    }
+    w.EndArray();
+  }
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "api/context.h"
 #include "api/json_reader.h"
 #include "engine/database.h"
@@ -17,7 +20,8 @@ enum class WarmView { kActive, kUpdating, kOmitted };
 
 struct DescriptionView {
   WarmView warm = WarmView::kActive;  // the table's; global indexes show ACTIVE unless omitted
-  std::string_view creating_replica;  // a replica just asked for: shown CREATING
+  std::vector<std::string> creating_replicas;  // replicas just asked for: shown CREATING
+  bool witnesses_creating = false;             // the witness just asked for
 };
 
 // Writes a time as DynamoDB does: epoch seconds, with a fraction when the

@@ -147,6 +147,12 @@ ApiResult<std::string> DescribeTable(Context& ctx, const rapidjson::Value& reque
 ApiResult<std::string> DeleteTable(Context& ctx, const rapidjson::Value& request) {
   auto name = RequiredTableName(request);
   if (!name.ok()) return name.take_error();
+  if (auto schema = ctx.db.GetSchema(ctx.caller.ns, *name);
+      schema.ok() && (*schema)->strong_consistency) {
+    return ApiError::Validation(
+        "Deletion of only one table replica is not supported for global tables with "
+        "MultiRegionConsistency set to STRONG.");
+  }
   auto description = ctx.db.DeleteTable(ctx.caller.ns, *name);
   if (!description.ok()) {
     // DynamoDB reports deletion protection as a validation error.

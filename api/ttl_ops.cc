@@ -50,6 +50,11 @@ ApiResult<std::string> UpdateTimeToLive(Context& ctx, const rapidjson::Value& re
               "TimeToLive is active on a different AttributeName: current AttributeName is " +
               current);
         }
+        if (*enabled && schema.strong_consistency) {
+          return engine::Status::InvalidArgument(
+              "TimeToLive is not supported for global tables with MultiRegionConsistency set "
+              "to STRONG.");
+        }
         if (*enabled && !current.empty()) {
           return engine::Status::InvalidArgument("TimeToLive is already enabled");
         }

@@ -207,6 +207,10 @@ struct TableSchema {
   std::vector<ContributorInsights> contributor_insights;
   std::vector<KinesisDestination> kinesis_destinations;
   std::vector<Replica> replicas;  // empty: a regional table
+  // Multi-Region strong consistency (MultiRegionConsistency STRONG): every
+  // write reaches every replica before it is answered.
+  bool strong_consistency = false;
+  std::vector<std::string> witnesses;  // GlobalTableWitnesses' regions
 
   // The table's hash and range key elements.
   const KeyElement& hash_key() const { return key.hash.front(); }

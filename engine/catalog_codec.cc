@@ -291,10 +291,13 @@ void Fields(V& v, Replica& replica) {
   v.Field(replica.table_class_override);
 }
 
-// Appended in version 5: the global table's replicas.
+// Appended in version 5: the global table's replicas, its consistency and
+// its witnesses.
 template <class V>
 void FieldsSinceVersion5(V& v, TableSchema& s) {
   v.Field(s.replicas);
+  v.Field(s.strong_consistency);
+  v.Field(s.witnesses);
 }
 
 // The envelope every versioned catalog value shares: the format version,

@@ -123,7 +123,9 @@ Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
-  return writer_.Write(*state, *schema, key, planner);
+  auto written = writer_.Write(*state, *schema, key, planner);
+  if (written.ok() && schema->strong_consistency) DDB_RETURN_IF_ERROR(ReplicateNow(*state));
+  return written;
 }
 
 Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
@@ -136,13 +138,15 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
   // Encoded outside the table's lock; `schema` stays alive, so the writer
   // can tell whether it is still the table's.
   PreparedPut prepared = PreparePut(*schema, item);
-  return writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
+  auto written = writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
     Mutation put{Mutation::Kind::kPut, {}};
     put.borrowed_item = &item;  // alive until this call returns
     put.prepared = &prepared;
     return put;
   });
+  if (written.ok() && schema->strong_consistency) DDB_RETURN_IF_ERROR(ReplicateNow(*state));
+  return written;
 }
 
 Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::string_view table,
@@ -155,8 +159,30 @@ Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::strin
 
 // --- Transactions and batches -------------------------------------------------
 
+namespace {
+
+// DynamoDB's transactions do not run on strongly consistent global tables.
+// (The text is localdynamo's: DynamoDB's is not published.)
+Status RefuseStrongTables(const TableRegistry& tables, std::string_view ns,
+                          const std::vector<std::string_view>& names) {
+  for (std::string_view name : names) {
+    auto state = tables.Find(ns, name);
+    if (state && state->schema()->strong_consistency) {
+      return Status::InvalidArgument(
+          "Transactions are not supported for global tables with MultiRegionConsistency set to "
+          "STRONG: " + std::string(name));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<TransactWriteOutcome> Database::TransactWrite(
     std::string_view ns, const std::vector<TransactWriteItem>& items) {
+  std::vector<std::string_view> names;
+  for (const TransactWriteItem& item : items) names.push_back(item.table);
+  DDB_RETURN_IF_ERROR(RefuseStrongTables(tables_, ns, names));
   return transactions_.Write(ns, items);
 }
 
@@ -170,6 +196,9 @@ Result<std::vector<std::optional<Item>>> Database::GetItems(
 Result<std::vector<std::optional<Item>>> Database::TransactGet(std::string_view ns,
                                                                const std::vector<ItemRef>& refs,
                                                                std::vector<bool>* conflicts) const {
+  std::vector<std::string_view> names;
+  for (const ItemRef& ref : refs) names.push_back(ref.table);
+  DDB_RETURN_IF_ERROR(RefuseStrongTables(tables_, ns, names));
   return transactions_.Get(ns, refs, conflicts);
 }
 

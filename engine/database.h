@@ -280,6 +280,13 @@ class Database {
       REQUIRES(replication_mu_);
   // Where the replicator is in `feed`: the next sequence number to apply.
   uint64_t ReplicatedThrough(const StreamState& feed) REQUIRES(replication_mu_);
+  // Applies `feed`'s records written `delay` or more milliseconds before
+  // `now` to the other members; adds how many to `*applied`.
+  Status ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now, size_t* applied)
+      REQUIRES(replication_mu_);
+  // A strongly consistent global table's write: applied everywhere before
+  // it is answered.
+  Status ReplicateNow(TableState& state) EXCLUDES(replication_mu_);
   // Creates a new index's entries (UpdateTable): `entry_of` gives each
   // item's entry, or none when the item stays out of the index; the index's
   // statistics are stored with the last batch.

@@ -2,6 +2,7 @@
 // they keep going (replication.h).
 #include "engine/replication.h"
 
+#include <limits>
 #include <tuple>
 
 #include "engine/catalog_keys.h"
@@ -151,6 +152,11 @@ Status Database::WriteGroup(std::string_view name, const std::vector<Replica>& m
   for (const Replica& member : members) {
     auto updated = UpdateTable(member.ns, name, [&](TableSchema& schema) {
       schema.replicas = group;
+      // A member left alone is a regional table again.
+      if (group.empty()) {
+        schema.strong_consistency = false;
+        schema.witnesses.clear();
+      }
       return Status::Ok();
     });
     if (!updated.ok() && updated.status().code() != Status::Code::kNotFound) {
@@ -213,48 +219,67 @@ Result<size_t> Database::Replicate(const ReplicationDelay& delay_of) {
   const int64_t now = clock_.NowMillis();
   size_t applied = 0;
   for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
-    auto source = tables_.FindById(feed->table_id);
-    if (!source) continue;
-    auto schema = source->schema();
-    const int64_t delay = delay_of(feed->ns, feed->table_name);
-    const uint64_t start = ReplicatedThrough(*feed);
-    uint64_t position = start;
-    bool waiting = false;
-    while (!waiting) {
-      auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", position,
-                                kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
-      if (!read.ok() && read.status().code() == Status::Code::kTrimmedData) {
-        // Past the retention period: what is left starts at the horizon.
-        auto described = streams_.Describe(feed->ns, feed->table_name, feed->label,
-                                           StreamKind::kReplicationFeed);
-        if (!described.ok()) break;
-        position = described->info.trim_horizon;
-        continue;
-      }
-      if (!read.ok()) return read.status();
-      for (const StreamRecord& record : read->records) {
-        // A replication record is stamped with its write clock.
-        if (record.created_millis / 1000 + delay > now) {
-          waiting = true;
-          break;
-        }
-        WriteClock clock{record.created_millis, feed->ns};
-        for (const Replica& replica : schema->replicas) {
-          if (replica.ns == feed->ns) continue;
-          auto done = ApplyReplicated(replica.ns, feed->table_name, record, clock);
-          if (!done.ok()) return done.status();
-        }
-        position = record.sequence + 1;
-        ++applied;
-      }
-      if (read->records.size() < kReplicationBatch) break;
-    }
-    if (position != start) {
-      replicated_through_[feed->id] = position;
-      DDB_RETURN_IF_ERROR(settings_.Put(CheckpointSetting(feed->id), std::to_string(position)));
-    }
+    DDB_RETURN_IF_ERROR(
+        ReplicateFeed(*feed, delay_of(feed->ns, feed->table_name), now, &applied));
   }
   return applied;
+}
+
+Status Database::ReplicateNow(TableState& state) {
+  std::shared_ptr<StreamState> feed;
+  {
+    MutexLock write_lock(state.write_mu);
+    feed = state.replication_feed;
+  }
+  if (!feed) return Status::Ok();
+  MutexLock lock(replication_mu_);
+  size_t applied = 0;
+  return ReplicateFeed(*feed, std::numeric_limits<int64_t>::min() / 2, clock_.NowMillis(),
+                       &applied);
+}
+
+Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now,
+                               size_t* applied) {
+  auto source = tables_.FindById(feed.table_id);
+  if (!source) return Status::Ok();
+  auto schema = source->schema();
+  const uint64_t start = ReplicatedThrough(feed);
+  uint64_t position = start;
+  bool waiting = false;
+  while (!waiting) {
+    auto read = streams_.Read(feed.ns, feed.table_name, feed.label, "", position,
+                              kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
+    if (!read.ok() && read.status().code() == Status::Code::kTrimmedData) {
+      // Past the retention period: what is left starts at the horizon.
+      auto described =
+          streams_.Describe(feed.ns, feed.table_name, feed.label, StreamKind::kReplicationFeed);
+      if (!described.ok()) break;
+      position = described->info.trim_horizon;
+      continue;
+    }
+    if (!read.ok()) return read.status();
+    for (const StreamRecord& record : read->records) {
+      // A replication record is stamped with its write clock.
+      if (record.created_millis / 1000 + delay > now) {
+        waiting = true;
+        break;
+      }
+      WriteClock clock{record.created_millis, feed.ns};
+      for (const Replica& replica : schema->replicas) {
+        if (replica.ns == feed.ns) continue;
+        auto done = ApplyReplicated(replica.ns, feed.table_name, record, clock);
+        if (!done.ok()) return done.status();
+      }
+      position = record.sequence + 1;
+      ++*applied;
+    }
+    if (read->records.size() < kReplicationBatch) break;
+  }
+  if (position != start) {
+    replicated_through_[feed.id] = position;
+    DDB_RETURN_IF_ERROR(settings_.Put(CheckpointSetting(feed.id), std::to_string(position)));
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<ReplicationBacklog>> Database::ReplicationBacklogs() const {

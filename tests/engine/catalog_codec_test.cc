@@ -81,6 +81,8 @@ TableSchema FullSchema() {
   s.kinesis_destinations = {{"arn:aws:kinesis:x", true, "MICROSECOND", 7, "UPDATE"}};
   s.replicas = {{"us-east-1", "", 1, 0, 0, ""},
                 {"eu-west-1", "eu-west-1", 1'700'000'000'000, 10, 20, "STANDARD_INFREQUENT_ACCESS"}};
+  s.strong_consistency = true;
+  s.witnesses = {"us-east-2"};
   s.resource_policies = {{"", "{}", "1700000000789"}, {"2026-01-01T00:00:00.000", "{\"a\":1}", "17"}};
   return s;
 }
@@ -197,6 +199,8 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
   EXPECT_EQ(d.replicas[1].read_capacity_override, 10);
   EXPECT_EQ(d.replicas[1].max_read_request_units_override, 20);
   EXPECT_EQ(d.replicas[1].table_class_override, "STANDARD_INFREQUENT_ACCESS");
+  EXPECT_TRUE(d.strong_consistency);
+  EXPECT_EQ(d.witnesses, std::vector<std::string>{"us-east-2"});
   ASSERT_EQ(d.resource_policies.size(), 2u);
   EXPECT_EQ(d.resource_policies[0].revision_id, "1700000000789");
   EXPECT_EQ(d.resource_policies[1].stream_label, "2026-01-01T00:00:00.000");
@@ -204,8 +208,8 @@ TEST(CatalogCodecTest, RoundTripsEverySchemaField) {
 }
 
 TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
-  // Each version appends fields: version 5 a global table's replicas (an
-  // empty list, one byte), version 4 where a restored table came from
+  // Each version appends fields: version 5 a global table's replicas, its
+  // consistency and witnesses (three bytes), version 4 where a restored table came from
   // and the policies, insights and destinations (six bytes at their
   // defaults: two empty strings, a zero and three empty lists), version
   // 3 the on-demand maximums, warm
@@ -216,7 +220,7 @@ TEST(CatalogCodecTest, OlderSchemaVersionsStillDecode) {
   schema.name = "old";
   schema.key.hash = {{"pk", ScalarType::kS}};
   std::string bytes = EncodeTableSchema(schema);
-  for (auto [version, trailing] : {std::pair{4, 1}, std::pair{3, 7}, std::pair{2, 12}, std::pair{1, 15}}) {
+  for (auto [version, trailing] : {std::pair{4, 3}, std::pair{3, 9}, std::pair{2, 14}, std::pair{1, 17}}) {
     SCOPED_TRACE(version);
     std::string older = bytes.substr(0, bytes.size() - trailing);
     older[0] = static_cast<char>(version);
