@@ -8,9 +8,10 @@ namespace ddb::emulator {
 namespace {
 
 // How often the feeds are looked at: a record is applied within this of
-// falling due. A plain timer, not a wait on stream writes, so that writes
-// to tables that are not global never wake the thread.
-constexpr auto kPoll = std::chrono::milliseconds(10);
+// falling due on a clock that moved. While global tables exist, a write
+// wakes the thread at once (records due now are applied without waiting);
+// otherwise it only ticks, so writes to regional tables never wake it.
+constexpr int64_t kPollMillis = 10;
 
 }  // namespace
 
@@ -70,14 +71,18 @@ engine::Result<size_t> Replicator::Settle() {
 
 void Replicator::Run() {
   std::unique_lock lock(stop_mu_);
-  while (!stop_cv_.wait_for(lock, kPoll, [this] { return stopping_; })) {
+  while (!stopping_) {
     lock.unlock();
+    uint64_t seen = db_.StreamWrites();
     auto applied = db_.Replicate(
         [this](std::string_view ns, std::string_view table) { return DelayOf(ns, table); });
     if (!applied.ok()) {
       std::cerr << "localdynamo: replication: " << applied.status().message() << "\n";
     }
+    bool global = db_.HasReplicationFeeds();
+    if (global) db_.WaitForStreamWrites(seen, kPollMillis);
     lock.lock();
+    if (!global) stop_cv_.wait_for(lock, std::chrono::milliseconds(kPollMillis));
   }
 }
 

@@ -234,6 +234,8 @@ class Database {
   // where it beats the item's write clock. Returns how many were applied.
   using ReplicationDelay = std::function<int64_t(std::string_view ns, std::string_view table)>;
   Result<size_t> Replicate(const ReplicationDelay& delay_of) EXCLUDES(replication_mu_);
+  // Whether any table is a global table's member (has a replication feed).
+  bool HasReplicationFeeds() const;
   // What each member has not yet replicated.
   Result<std::vector<ReplicationBacklog>> ReplicationBacklogs() const EXCLUDES(replication_mu_);
 

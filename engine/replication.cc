@@ -282,6 +282,10 @@ Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t n
   return Status::Ok();
 }
 
+bool Database::HasReplicationFeeds() const {
+  return !streams_.EnabledOfKind(StreamKind::kReplicationFeed).empty();
+}
+
 Result<std::vector<ReplicationBacklog>> Database::ReplicationBacklogs() const {
   // Reads only: the position is the map's or the stored one.
   MutexLock lock(replication_mu_);
