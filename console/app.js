@@ -4,6 +4,7 @@
 //   #/table/<name>          its items        #/table/<name>/stream   its stream
 //   #/table/<name>/details  DescribeTable    #/triggers              every trigger
 //   #/table/<name>/insights Contributor Insights: settings and the keys counted
+//   #/table/<name>/replicas a global table's replicas, their backlog, settle
 //   #/faults                injected faults and the throttle
 //   #/snapshots             named snapshots: save, restore, forget
 //   #/backups               DynamoDB's on-demand backups: create, restore, delete
@@ -16,6 +17,7 @@ import {insightsView} from './insights.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
+import {replicasView} from './replicas.js';
 import {snapshotsView} from './snapshots.js';
 import {streamView, triggersSection} from './streams.js';
 import {tablesView} from './tables.js';
@@ -43,10 +45,11 @@ async function tableView(name, tab) {
   main.replaceChildren(
     h('h1', {}, h('a', {href: '#/'}, 'Tables'), ' / ', name),
     h('nav', {class: 'tabs'}, link('', 'Items'), link('/stream', 'Stream and triggers'),
-      link('/details', 'Details'), link('/insights', 'Insights')),
+      link('/details', 'Details'), link('/insights', 'Insights'), link('/replicas', 'Replicas')),
     content);
   if (tab === 'stream') streamView(content, table);
   else if (tab === 'insights') await insightsView(content, table);
+  else if (tab === 'replicas') await replicasView(content, table);
   else if (tab === 'details') {
     // DescribeTable's answer as is (ttlAttribute is the console's own note).
     content.append(h('pre', {class: 'details'}, JSON.stringify({...table, ttlAttribute: undefined}, null, 2)));

@@ -484,6 +484,36 @@ test('turn Contributor Insights on and see the keys most accessed', async () => 
   await page.getByText('Contributor Insights are off').waitFor();
 });
 
+test('make a table global, see a write pending in its backlog, settle it, delete the replica', async () => {
+  await client.ddb('CreateTable', {TableName: 'carts', BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{AttributeName: 'id', KeyType: 'HASH'}],
+    AttributeDefinitions: [{AttributeName: 'id', AttributeType: 'S'}]});
+  await page.goto(`${server.url}/#/table/carts/replicas`);
+  await page.getByText('A regional table: no replicas.').waitFor();
+  await page.getByLabel('Region', {exact: true}).last().fill('eu-west-1');
+  await page.getByRole('button', {name: 'Add replica'}).click();
+  await page.getByRole('status').filter({hasText: 'Adding a replica in eu-west-1'}).waitFor();
+  const rows = page.locator('table.replicas tbody tr');
+  await rows.filter({hasText: 'eu-west-1'}).filter({hasText: 'ACTIVE'}).waitFor();
+  // Held back by a long delay, a write waits in this region's backlog.
+  await page.getByLabel('Delay (ms)').fill('3600000');
+  await page.getByRole('button', {name: 'Set delay'}).click();
+  await page.getByRole('status').filter({hasText: 'Replication delay set to 3600000 ms'}).waitFor();
+  await client.ddb('PutItem', {TableName: 'carts', Item: {id: {S: 'c-1'}}});
+  await page.reload();
+  await rows.filter({hasText: 'us-east-1 (this region)'}).filter({hasText: 'behind'}).waitFor();
+  await screenshot(page, 'console-replicas');
+  await page.getByRole('button', {name: 'Settle now'}).click();
+  await page.getByRole('status').filter({hasText: 'Settled'}).waitFor();
+  await rows.filter({hasText: 'us-east-1 (this region)'}).filter({hasText: 'in step'}).waitFor();
+  const copy = await client.ddb('GetItem', {TableName: 'carts', Key: {id: {S: 'c-1'}},
+                                            ConsistentRead: true}, 'eu-west-1');
+  assert.deepEqual(copy.Item, {id: {S: 'c-1'}});
+  await rows.filter({hasText: 'eu-west-1'}).getByRole('button', {name: 'Delete replica'}).click();
+  await page.getByText('A regional table: no replicas.').waitFor();
+  await client.ddb('DeleteTable', {TableName: 'carts'});
+});
+
 test('delete an item and a table, after confirming', async () => {
   await scanTable('orders');
   await rowWith('bob').getByRole('button', {name: 'Delete'}).click();

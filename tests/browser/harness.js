@@ -52,11 +52,12 @@ export function launchBrowser(args = []) {
 export class Client {
   constructor(url) { this.url = url; }
 
-  async ddb(operation, body) {
+  // `region` names the database, as a request's signature does.
+  async ddb(operation, body, region = 'us-east-1') {
     const response = await fetch(`${this.url}/`, {method: 'POST', body: JSON.stringify(body), headers: {
       'Content-Type': 'application/x-amz-json-1.0',
       'X-Amz-Target': `DynamoDB_20120810.${operation}`,
-      'Authorization': 'AWS4-HMAC-SHA256 Credential=tests/20260101/us-east-1/dynamodb/aws4_request, ' +
+      'Authorization': `AWS4-HMAC-SHA256 Credential=tests/20260101/${region}/dynamodb/aws4_request, ` +
                        'SignedHeaders=host, Signature=0'}});
     const data = await response.json();
     if (!response.ok) throw new Error(`${operation}: ${data.__type} ${data.message}`);
