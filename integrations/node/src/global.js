@@ -74,6 +74,7 @@ export async function setUp({ root = process.cwd() } = {}) {
   const state = {
     endpoint: server.endpoint,
     region: settings.region,
+    regions: settings.regions.filter((region) => region !== settings.region),
     isolation: settings.isolation,
     keyPrefix,
     sharedKey: `${keyPrefix}localdynamo`,

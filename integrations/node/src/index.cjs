@@ -17,15 +17,26 @@ function endpoint() {
 }
 
 // An AWS SDK v3 client configuration for the worker's database, for code that
-// does not read the environment.
-function clientConfig() {
-  const { endpoint: url, region, accessKeyId, secretAccessKey } = worker.current();
-  return { endpoint: url, region, credentials: { accessKeyId, secretAccessKey } };
+// does not read the environment; `region`: the worker's database in another
+// region (a global table's replica there), one of the config's `regions`.
+function clientConfig({ region } = {}) {
+  const current = worker.current();
+  const { endpoint: url, accessKeyId, secretAccessKey } = current;
+  return { endpoint: url, region: region ?? current.region,
+           credentials: { accessKeyId, secretAccessKey } };
 }
 
-// The worker's database, as the admin API names it ("worker-2/us-east-1").
-function namespace() {
-  return worker.current().namespace;
+// The worker's database, as the admin API names it ("worker-2/us-east-1"),
+// or its database in another `region`.
+function namespace(region) {
+  const { state, accessKeyId, namespace: own } = worker.current();
+  return region === undefined ? own : worker.namespaceOf(state, accessKeyId, region);
+}
+
+// Applies every replicated write still pending (global tables), in every
+// region: what a test awaits instead of the replication delay.
+async function settleReplication() {
+  return admin(worker.current().endpoint, "POST", "replication/settle", {});
 }
 
 // Saves the worker's database under `name`.
@@ -54,4 +65,5 @@ async function clear() {
   return admin(url, "POST", "reset", { Namespace: ns, Models: false });
 }
 
-module.exports = { endpoint, clientConfig, namespace, snapshot, restore, reset, clear };
+module.exports = { endpoint, clientConfig, namespace, snapshot, restore, reset, clear,
+                   settleReplication };

@@ -24,6 +24,8 @@ export const DEFAULTS = {
   between: "file",    // reset each worker's database before every "file", "test", or "none"
   isolation: true,    // a database per worker; false: one shared database (run serially)
   region: "us-east-1",
+  regions: [],        // more regions each worker's tests use (global tables): each its
+                      // own database, emptied (or reset to the models) with the worker's
   port: 0,            // 0: a free port
   binary: undefined,  // default $LOCALDYNAMO_BIN, then `localdynamo` on PATH
   args: [],           // more command-line flags for the server

@@ -20,8 +20,10 @@ function accessKeyFor(state, id) {
 }
 
 // The database's name in the admin API: the worker's own, or the one all
-// workers share (the region's, asked of the server at set-up).
-function namespaceOf(state, accessKeyId) {
+// workers share (the region's, asked of the server at set-up). `region`:
+// one of the run's other regions (per-key databases only).
+function namespaceOf(state, accessKeyId, region = state.region) {
+  if (region !== state.region) return `${accessKeyId}/${region}`;
   return state.isolation ? `${accessKeyId}/${state.region}` : (state.sharedNamespace ?? "");
 }
 
@@ -64,6 +66,15 @@ async function reset({ unlessSeeded = false } = {}) {
   // A database's first DynamoDB request loads the server's preloaded models
   // into it; make that request now, so it cannot add tables after the reset.
   const { TableNames } = await dynamodb(endpoint, { accessKeyId, region }, "ListTables", {});
+  // The worker's other regions start empty (or with the models) each time:
+  // a replica a test made there goes with it.
+  if (state.isolation) {
+    for (const other of state.regions ?? []) {
+      await dynamodb(endpoint, { accessKeyId, region: other }, "ListTables", {});
+      await admin(endpoint, "POST", "reset",
+                  { Namespace: namespaceOf(state, accessKeyId, other), Models: state.models ?? false });
+    }
+  }
   if (unlessSeeded) {
     const seeded = state.seedTables.length > 0
       ? state.seedTables.every((name) => TableNames.includes(name))

@@ -45,11 +45,14 @@ class LocalDynamoDatabase:
 
     url, namespace, access_key, region: where this worker's data lives.
     client(), resource(), streams_client(): boto3 objects signed with the
-    worker's key.  snapshot(name) / restore(name): named snapshots of the
-    worker's database (names are per worker).  reset(): back to the seed.
+    worker's key; region="eu-west-1" reaches the worker's database in one of
+    the run's other regions (localdynamo_regions: global tables' replicas).
+    snapshot(name) / restore(name): named snapshots of the worker's database
+    (names are per worker).  reset(): back to the seed, the other regions
+    emptied.  settle_replication(): applies every pending replicated write.
     """
 
-    def __init__(self, url, access_key, region, snapshot_prefix, shared=False):
+    def __init__(self, url, access_key, region, snapshot_prefix, shared=False, regions=()):
         self.url = url
         self.access_key = access_key
         self.secret_key = SECRET_KEY
@@ -57,6 +60,8 @@ class LocalDynamoDatabase:
         # None: the server keeps one database for every key (the shared mode),
         # and the admin calls address all of it.
         self.namespace = None if shared else "{}/{}".format(access_key, region)
+        # More regions of the worker's own (per-key databases only).
+        self.regions = [] if shared else [r for r in regions if r != region]
         self.admin = AdminClient(url)
         self._snapshot_prefix = snapshot_prefix
         self._seed_snapshot = None
@@ -70,7 +75,9 @@ class LocalDynamoDatabase:
 
     # -- boto3 -------------------------------------------------------------
 
-    def client(self, service_name="dynamodb", **kwargs):
+    def client(self, service_name="dynamodb", region=None, **kwargs):
+        if region is not None:
+            kwargs.setdefault("region_name", region)
         kwargs.setdefault("endpoint_url", self.url)
         kwargs.setdefault("config", Config(retries={"max_attempts": 3}))
         return self._session.client(service_name, **kwargs)
@@ -78,7 +85,9 @@ class LocalDynamoDatabase:
     def streams_client(self, **kwargs):
         return self.client("dynamodbstreams", **kwargs)
 
-    def resource(self, **kwargs):
+    def resource(self, region=None, **kwargs):
+        if region is not None:
+            kwargs.setdefault("region_name", region)
         kwargs.setdefault("endpoint_url", self.url)
         kwargs.setdefault("config", Config(retries={"max_attempts": 3}))
         return self._session.resource("dynamodb", **kwargs)
@@ -96,6 +105,7 @@ class LocalDynamoDatabase:
         client.list_tables(Limit=1)
         self._reset_models = models
         self.admin.reset(self._reset_namespace(), models=models)
+        self._reset_other_regions()
         if not tables and seed_hook is None:
             return  # reset() is the per-database reset
         if tables:
@@ -119,9 +129,25 @@ class LocalDynamoDatabase:
 
     def reset(self):
         """Put the database back to how prepare() left it."""
+        self._reset_other_regions()
         if self._seed_snapshot:
             return self.admin.restore(self._seed_snapshot, self.namespace)
         return self.admin.reset(self._reset_namespace(), models=self._reset_models)
+
+    def namespace_of(self, region):
+        """The worker's database in `region`, as the admin API names it."""
+        return self.namespace if region == self.region else "{}/{}".format(self.access_key, region)
+
+    def settle_replication(self):
+        """Applies every replicated write still pending, in every region (what
+        a test awaits instead of the replication delay): {"Applied": n}."""
+        return self.admin.call("POST", "/replication/settle", {})
+
+    def _reset_other_regions(self):
+        # Each starts empty (or with the models), whatever a test made there.
+        for region in self.regions:
+            self.client(region=region).list_tables(Limit=1)
+            self.admin.reset(self.namespace_of(region), models=self._reset_models)
 
     def before_test(self, module, mode):
         """Reset when the mode says so: before every test, before the first

@@ -63,6 +63,9 @@ def pytest_addoption(parser):
     parser.addini("localdynamo_args", "extra arguments for the started server",
                   type="args", default=[])
     parser.addini("localdynamo_region", "region of the workers' clients", default="us-east-1")
+    parser.addini("localdynamo_regions",
+                  "more regions each worker's tests use (global tables' replicas), "
+                  "each a database of the worker's own", type="args", default=[])
     parser.addini("localdynamo_reset", "test|module|session (default test)", default="test")
     parser.addini("localdynamo_isolation", "worker|shared (default worker)", default="worker")
     parser.addini("localdynamo_autouse",
@@ -231,7 +234,7 @@ class SessionState:
         return LocalDynamoDatabase(
             url, access_key="pytest-" + worker, region=self.config.getini("localdynamo_region"),
             snapshot_prefix="pytest-{}-{}-".format(self.run_id, self.worker),
-            shared=self.isolation == "shared")
+            shared=self.isolation == "shared", regions=self.config.getini("localdynamo_regions"))
 
     def _prepare(self, database):
         tables = load_tables(self.tables_path) if self.tables_path else None

@@ -31,5 +31,7 @@ module.exports = {
     }));
     db.destroy();
   },
+  // A second region for each worker: the global-table case writes there.
+  regions: ["eu-west-1"],
   SEED_ITEMS,
 };

@@ -5,7 +5,8 @@
 // that did not happen shows as a file that does not start from the seed.
 const assert = require("node:assert/strict");
 const { setTimeout: sleep } = require("node:timers/promises");
-const { DynamoDBClient, ListTablesCommand, CreateTableCommand } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBClient, ListTablesCommand, CreateTableCommand,
+        UpdateTableCommand } = require("@aws-sdk/client-dynamodb");
 const { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand,
         UpdateCommand } = require("@aws-sdk/lib-dynamodb");
 const { SEED_ITEMS } = require("./jest-dynamodb-config.js");
@@ -112,6 +113,32 @@ function helperCases(helpers) {
         assert.match(process.env.AWS_ACCESS_KEY_ID, new RegExp(`^(run\\d+-)?worker-${worker}$`));
         assert.equal(helpers.namespace(), `${process.env.AWS_ACCESS_KEY_ID}/us-east-1`);
       }
+    }],
+    ["a global table's replica in the worker's second region", async () => {
+      if (process.env.LOCALDYNAMO_ISOLATION === "off") return;  // regions are per-key databases
+      const TableName = "Carts";
+      const home = new DynamoDBClient(helpers.clientConfig());
+      const west = DynamoDBDocumentClient.from(
+        new DynamoDBClient(helpers.clientConfig({ region: "eu-west-1" })));
+      assert.equal(helpers.namespace("eu-west-1"), `${process.env.AWS_ACCESS_KEY_ID}/eu-west-1`);
+      await home.send(new CreateTableCommand({
+        TableName, BillingMode: "PAY_PER_REQUEST",
+        KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+        AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+      }));
+      await home.send(new UpdateTableCommand({
+        TableName, ReplicaUpdates: [{ Create: { RegionName: "eu-west-1" } }],
+      }));
+      await db.send(new PutCommand({ TableName, Item: { id: "c-1", n: 1 } }));
+      await helpers.settleReplication();
+      const { Item } = await west.send(new GetCommand({
+        TableName, Key: { id: "c-1" }, ConsistentRead: true }));
+      assert.deepEqual(Item, { id: "c-1", n: 1 });
+      // The next reset empties the second region too.
+      await helpers.reset();
+      assert.deepEqual((await west.send(new ListTablesCommand({}))).TableNames, []);
+      home.destroy();
+      west.destroy();
     }],
   ];
 }

@@ -187,3 +187,30 @@ def test_an_admin_token_in_the_environment_locks_the_server_the_plugin_starts(py
             assert refused.value.code == 401
     """)
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_worker_gets_more_regions_for_global_tables(pytester):
+    pytester.makeini("[pytest]\nlocaldynamo_models = false\nlocaldynamo_regions = eu-west-1\n")
+    pytester.makepyfile("""
+        def make_global(localdynamo):
+            client = localdynamo.client()
+            client.create_table(TableName="carts", BillingMode="PAY_PER_REQUEST",
+                                KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                                AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
+            client.update_table(TableName="carts",
+                                ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+            return client
+
+        def test_a_write_reaches_the_replica(localdynamo):
+            make_global(localdynamo).put_item(TableName="carts", Item={"id": {"S": "c-1"}})
+            localdynamo.settle_replication()
+            west = localdynamo.client(region="eu-west-1")
+            item = west.get_item(TableName="carts", Key={"id": {"S": "c-1"}}, ConsistentRead=True)
+            assert item["Item"] == {"id": {"S": "c-1"}}
+            assert localdynamo.namespace_of("eu-west-1") == localdynamo.access_key + "/eu-west-1"
+
+        def test_the_next_test_starts_with_both_regions_empty(localdynamo):
+            assert localdynamo.client().list_tables()["TableNames"] == []
+            assert localdynamo.client(region="eu-west-1").list_tables()["TableNames"] == []
+    """)
+    pytester.runpytest().assert_outcomes(passed=2)
