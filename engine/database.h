@@ -289,6 +289,12 @@ class Database {
   // A strongly consistent global table's write: applied everywhere before
   // it is answered.
   Status ReplicateNow(TableState& state) EXCLUDES(replication_mu_);
+  // Writes `items` (stored item keys of another table → encoded items) as
+  // the new table `made`'s, through the write path into a state no one else
+  // sees, with their index entries, and sets its statistics: how restores
+  // and new replicas fill a table (TableRegistry::CreateFilled).
+  Status FillWithItems(const std::map<std::string, std::string>& items, uint64_t table_id,
+                       Store::Batch& batch, TableRegistry::NewTable& made);
   // Creates a new index's entries (UpdateTable): `entry_of` gives each
   // item's entry, or none when the item stays out of the index; the index's
   // statistics are stored with the last batch.

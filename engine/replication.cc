@@ -73,14 +73,14 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
   // copy below already holds are skipped then by their write clocks.
   std::vector<Replica> members(group.begin(), group.end() - 1);
   DDB_RETURN_IF_ERROR(WriteGroup(name, members, group));
-  std::vector<std::pair<std::string, std::string>> items, clocks;
+  std::map<std::string, std::string> items, clocks;
   Status read = tables_.WithTableLocked(ns, name, [&](TableState& state) -> Status {
     for (auto [family, prefix, out] :
          {std::tuple(Family::kItems, TablePrefix(state.table_id), &items),
           std::tuple(Family::kIndexes, WriteClockPrefix(state.table_id), &clocks)}) {
       auto it = store_->NewIterator(family, prefix, PrefixSuccessor(prefix));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        out->emplace_back(std::string(it->key()), std::string(it->value()));
+        out->emplace_hint(out->end(), std::string(it->key()), std::string(it->value()));
       }
       DDB_RETURN_IF_ERROR(it->status());
     }
@@ -89,31 +89,13 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
   target.replicas = group;
   TableRegistry::NewTable table{added.ns, std::move(target), {}, {}};
   auto fill = [&](uint64_t table_id, Store::Batch& batch, TableRegistry::NewTable& made) -> Status {
-    // Written as the restores write a table (point_in_time.cc): each item
-    // through the write path, into a state no one else sees yet.
-    const TableSchema& schema = made.schema;
-    TableState building(made.ns, std::make_shared<const TableSchema>(schema), {});
-    MutexLock building_lock(building.write_mu);
-    PendingStats pending(building);
-    const std::string prefix = TablePrefix(table_id);
-    for (const auto& [source_key, encoded] : items) {
-      auto item = DecodeItem(encoded);
-      if (!item.ok()) return item.status();
-      Mutation put;
-      put.kind = Mutation::Kind::kPut;
-      put.borrowed_item = &*item;
-      std::string item_key = prefix + source_key.substr(kTablePrefixSize);
-      DDB_RETURN_IF_ERROR(writer_.AddMutation(building, schema, item_key, ExtractKey(schema, *item),
-                                              std::nullopt, put, batch, pending));
-    }
+    DDB_RETURN_IF_ERROR(FillWithItems(items, table_id, batch, made));
     // The items' clocks as their own table has them (deletions' included),
     // over those the writes above gave them.
     const std::string clock_prefix = WriteClockPrefix(table_id);
     for (const auto& [source_key, value] : clocks) {
       batch.Put(Family::kIndexes, clock_prefix + source_key.substr(clock_prefix.size()), value);
     }
-    made.stats = pending.table;
-    for (const auto& [index_id, stats] : pending.indexes) made.index_stats[index_id] = stats;
     return Status::Ok();
   };
   Result<TableDescription> created =
