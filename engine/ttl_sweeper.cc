@@ -5,6 +5,7 @@
 #include "engine/coding.h"
 #include "engine/item_reads.h"
 #include "engine/key_validation.h"
+#include "engine/replication.h"
 #include "engine/ttl.h"
 
 namespace ddb::engine {
@@ -77,6 +78,18 @@ Result<TtlSweeper::Outcome> TtlSweeper::Expire(int64_t expiry, const std::string
   // Five or more years past: DynamoDB takes the value for a mistake and
   // never deletes the item; it leaves the schedule for good.
   if (expiry <= now_seconds - kTtlIgnoredAfterSeconds) return DropEntry(entry_key);
+  // A global table's item expires where it was last written; the other
+  // replicas receive that deletion as a replicated write, as DynamoDB's do,
+  // and try again next sweep until it arrives (or its region leaves).
+  if (FeedsReplication(*schema)) {
+    auto stored = store_.Get(Family::kIndexes, WriteClockKey(item_key));
+    if (!stored.ok()) return stored.status();
+    auto clock = *stored ? DecodeWriteClock(**stored) : std::nullopt;
+    bool elsewhere = clock && clock->origin_ns != state.ns &&
+                     std::any_of(schema->replicas.begin(), schema->replicas.end(),
+                                 [&](const Replica& r) { return r.ns == clock->origin_ns; });
+    if (elsewhere) return Outcome::kDeferred;
+  }
 
   Item key = ExtractKey(*schema, **current);
   Mutation mutation{Mutation::Kind::kDelete, {}};

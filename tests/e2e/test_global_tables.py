@@ -145,19 +145,23 @@ def test_conflicting_writes_resolve_last_writer_wins_in_both_streams(regions):
     assert west_records == [("INSERT", "west")]
 
 
-def stream_events(srv, region):
-    """(eventName, the new image's "by") of each record of the region's stream."""
+def stream_records(srv, region, name=NAME):
+    """Every record of the table's stream in `region`, in order."""
     client = srv.client(region=region)
-    arn = client.describe_table(TableName=NAME)["Table"]["LatestStreamArn"]
+    arn = client.describe_table(TableName=name)["Table"]["LatestStreamArn"]
     streams = make_streams_client(srv.url, region=region)
-    events = []
+    records = []
     for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
         iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
                                               ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
-        for record in streams.get_records(ShardIterator=iterator)["Records"]:
-            image = record["dynamodb"].get("NewImage", {})
-            events.append((record["eventName"], image.get("by", {}).get("S")))
-    return events
+        records += streams.get_records(ShardIterator=iterator)["Records"]
+    return records
+
+
+def stream_events(srv, region):
+    """(eventName, the new image's "by") of each record of the region's stream."""
+    return [(r["eventName"], r["dynamodb"].get("NewImage", {}).get("by", {}).get("S"))
+            for r in stream_records(srv, region)]
 
 
 def test_three_regions_and_a_transaction(regions):
@@ -403,3 +407,35 @@ def test_a_replicated_write_conflict_can_be_injected(regions):
                                                           "another Region"):
         east.put_item(TableName=NAME, Item=KEY)
     east.put_item(TableName=NAME, Item=KEY)
+
+
+def test_a_ttl_deletion_happens_where_the_item_was_written_and_replicates(regions):
+    east = regions.client(region="us-east-1")
+    west = regions.client(region="eu-west-1")
+    make_table(east)
+    east.update_time_to_live(TableName=NAME, TimeToLiveSpecification={
+        "Enabled": True, "AttributeName": "expires"})
+    add_replica(east, "eu-west-1")
+    now = freeze(regions.url) // 1000
+    east.put_item(TableName=NAME, Item={**KEY, "by": {"S": "east"},
+                                        "expires": {"N": str(now + 60)}})
+    admin_ok(regions.url, "replication/settle", {})
+    assert read(west)["by"] == {"S": "east"}
+
+    admin_ok(regions.url, "clock", {"AdvanceSeconds": 120})
+    swept = admin_ok(regions.url, "sweep", {})
+    # Only the region that wrote the item deletes it by TTL...
+    assert [d["TableName"] for d in swept["Deleted"]] == [NAME]
+    assert read(east) is None and read(west) is not None
+    admin_ok(regions.url, "replication/settle", {})
+    assert read(west) is None
+
+    def removes(region):
+        return [r for r in stream_records(regions, region) if r["eventName"] == "REMOVE"]
+
+    # ...and its record names the service; the replicated one does not.
+    [east_remove] = removes("us-east-1")
+    assert east_remove["userIdentity"] == {"Type": "Service",
+                                           "PrincipalId": "dynamodb.amazonaws.com"}
+    [west_remove] = removes("eu-west-1")
+    assert "userIdentity" not in west_remove
