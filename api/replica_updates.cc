@@ -6,21 +6,15 @@
 #include <vector>
 
 #include "api/json_reader.h"
+#include "api/replica_actions.h"
+#include "api/strong_replicas.h"
 #include "api/table_json.h"
 
 namespace ddb::api {
-namespace {
 
-// The commercial regions DynamoDB's global tables run in, as its refusal
-// of another lists them.
-constexpr std::array<std::string_view, 33> kRegions = {
-    "af-south-1",     "ap-east-1",      "ap-east-2",      "ap-northeast-1", "ap-northeast-2",
-    "ap-northeast-3", "ap-south-1",     "ap-south-2",     "ap-southeast-1", "ap-southeast-2",
-    "ap-southeast-3", "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ca-central-1",
-    "ca-west-1",      "eu-central-1",   "eu-central-2",   "eu-north-1",     "eu-south-1",
-    "eu-south-2",     "eu-west-1",      "eu-west-2",      "eu-west-3",      "il-central-1",
-    "me-central-1",   "me-south-1",     "mx-central-1",   "sa-east-1",      "us-east-1",
-    "us-east-2",      "us-west-1",      "us-west-2"};
+using namespace replicas;  // the shared refusals and helpers
+
+namespace {
 
 // UpdateTable's members other than its name and those that change a
 // global table's group.
@@ -30,174 +24,6 @@ constexpr std::array<const char*, 11> kOtherMembers = {
     "TableClass",           "DeletionProtectionEnabled", "OnDemandThroughput",
     "WarmThroughput",       "VectorIndexUpdates"};
 
-// The regions where multi-Region strong consistency runs, by region set.
-constexpr std::array<std::string_view, 10> kStrongRegions = {
-    "us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-west-2",
-    "eu-west-3", "eu-central-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3"};
-
-constexpr std::string_view kStrongSuffix =
-    " for global tables with MultiRegionConsistency set to STRONG";
-
-enum class ActionKind { kCreate, kUpdate, kDelete };
-
-// One ReplicationGroupUpdate.
-struct Action {
-  ActionKind kind = ActionKind::kCreate;
-  std::string region;
-  std::optional<int64_t> read_capacity;
-  std::optional<int64_t> max_read_units;
-  std::optional<std::string> table_class;
-  bool has_settings = false;  // anything besides RegionName
-};
-
-ApiError InvalidParameters(std::string detail) {
-  return ApiError::Validation("One or more parameter values were invalid: " + std::move(detail));
-}
-
-ApiResult<Action> ReadAction(const rapidjson::Value& update) {
-  if (!update.IsObject()) return ApiError::Serialization("Start of structure or map found where not expected");
-  Action action;
-  const rapidjson::Value* body = nullptr;
-  int kinds = 0;
-  for (auto [name, kind] : {std::pair("Create", ActionKind::kCreate),
-                            std::pair("Update", ActionKind::kUpdate),
-                            std::pair("Delete", ActionKind::kDelete)}) {
-    auto member = update.FindMember(name);
-    if (member == update.MemberEnd() || member->value.IsNull()) continue;
-    if (!member->value.IsObject()) {
-      return ApiError::Serialization("Unexpected value type in payload");
-    }
-    ++kinds;
-    action.kind = kind;
-    body = &member->value;
-  }
-  if (kinds != 1) {
-    return InvalidParameters(
-        "Exactly one of Create, Update or Delete must be specified in a ReplicaUpdate");
-  }
-  RequestReader r(*body);
-  auto region = r.String("RegionName");
-  const rapidjson::Value* throughput = r.Object("ProvisionedThroughputOverride");
-  const rapidjson::Value* on_demand = r.Object("OnDemandThroughputOverride");
-  auto table_class = r.String("TableClassOverride");
-  auto kms_key = r.String("KMSMasterKeyId");
-  const rapidjson::Value* indexes = r.Array("GlobalSecondaryIndexes");
-  if (r.failed()) return r.error();
-  if (!region || region->empty()) {
-    return ApiError::AccessDenied("User is not authorized to perform this action on an empty region.");
-  }
-  action.region = std::string(*region);
-  if (throughput) {
-    RequestReader t(*throughput);
-    action.read_capacity = t.Long("ReadCapacityUnits");
-    if (t.failed()) return t.error();
-  }
-  if (on_demand) {
-    RequestReader t(*on_demand);
-    action.max_read_units = t.Long("MaxReadRequestUnits");
-    if (t.failed()) return t.error();
-  }
-  if (table_class) {
-    if (*table_class != "STANDARD" && *table_class != "STANDARD_INFREQUENT_ACCESS") {
-      return ApiError::Validation(
-          "Invalid table-class parameter provided. Please try again with a valid table-class "
-          "value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
-    }
-    action.table_class = std::string(*table_class);
-  }
-  action.has_settings = throughput || on_demand || table_class || kms_key || indexes;
-  return action;
-}
-
-std::string RegionList() {
-  std::string out = "[";
-  for (size_t i = 0; i < kRegions.size(); ++i) {
-    if (i) out += ", ";
-    out += kRegions[i];
-  }
-  return out + "]";
-}
-
-// GlobalTableWitnessUpdates: at most one Create or Delete of a witness.
-struct WitnessUpdate {
-  bool create = true;
-  std::string region;
-};
-
-ApiResult<std::optional<WitnessUpdate>> ReadWitnessUpdate(const rapidjson::Value& request) {
-  auto member = request.FindMember("GlobalTableWitnessUpdates");
-  if (member == request.MemberEnd() || member->value.IsNull()) return std::optional<WitnessUpdate>();
-  if (!member->value.IsArray()) return ApiError::Serialization("Unexpected value type in payload");
-  if (member->value.Empty()) return std::optional<WitnessUpdate>();
-  if (member->value.Size() > 1) {
-    return ApiError::Validation(
-        "1 validation error detected: Value at 'globalTableWitnessUpdates' failed to satisfy "
-        "constraint: Member must have length less than or equal to 1");
-  }
-  auto action = ReadAction(member->value[0]);
-  if (!action.ok()) return action.take_error();
-  if (action->kind == ActionKind::kUpdate) {
-    return InvalidParameters("A witness can only be created or deleted");
-  }
-  return std::optional<WitnessUpdate>(
-      WitnessUpdate{action->kind == ActionKind::kCreate, action->region});
-}
-
-bool IsStrongRegion(std::string_view region) {
-  return std::find(kStrongRegions.begin(), kStrongRegions.end(), region) != kStrongRegions.end();
-}
-
-const engine::Replica* FindMember(const engine::TableSchema& schema, std::string_view region) {
-  for (const engine::Replica& replica : schema.replicas) {
-    if (replica.region == region) return &replica;
-  }
-  return nullptr;
-}
-
-ApiError NotMembers(std::string_view region) {
-  return ApiError::Validation(
-      "Update global table operation failed because one or more replicas were not part of the "
-      "global table. Please retry the request without these replicas: [" +
-      std::string(region) + "].");
-}
-
-// DynamoDB replicates writes only of tables whose capacity follows their
-// load: on demand, or provisioned with write auto scaling (which
-// localdynamo does not keep, so provisioned tables are refused).
-std::optional<ApiError> CheckBilling(const engine::TableSchema& schema) {
-  if (schema.billing_mode == "PAY_PER_REQUEST") return std::nullopt;
-  if (!schema.global_indexes.empty()) {
-    return ApiError::Validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.");
-  }
-  return ApiError::Validation("Table write capacity should either be Pay-Per-Request or AutoScaled.");
-}
-
-// The new replica's table: the member's schema without what DynamoDB keeps
-// per replica (tags, deletion protection, backups, policies, insights,
-// Kinesis destinations), with the action's overrides.
-engine::TableSchema ReplicaSchema(const engine::TableSchema& source, const Action& action) {
-  engine::TableSchema target = source;
-  target.tags.clear();
-  target.deletion_protection = false;
-  target.point_in_time_recovery = {};
-  target.restored_from = {};
-  target.resource_policies.clear();
-  target.contributor_insights.clear();
-  target.kinesis_destinations.clear();
-  target.stream.label.clear();
-  if (action.table_class) target.table_class = *action.table_class;
-  if (action.read_capacity) target.throughput.read_capacity_units = *action.read_capacity;
-  if (action.max_read_units) target.on_demand.max_read_request_units = *action.max_read_units;
-  return target;
-}
-
-void ApplyOverrides(engine::Replica& replica, const Action& action) {
-  if (action.read_capacity) replica.read_capacity_override = *action.read_capacity;
-  if (action.max_read_units) replica.max_read_request_units_override = *action.max_read_units;
-  if (action.table_class) replica.table_class_override = *action.table_class;
-}
-
-// Makes `member`'s synchronised settings `source`'s.
 void Converge(engine::TableSchema& member, const engine::TableSchema& source) {
   member.attribute_definitions = source.attribute_definitions;
   member.billing_mode = source.billing_mode;
@@ -228,159 +54,6 @@ void Converge(engine::TableSchema& member, const engine::TableSchema& source) {
   member.global_indexes = std::move(indexes);
 }
 
-std::string Joined(const std::vector<std::string>& regions) {
-  std::string out;
-  for (const std::string& region : regions) out += (out.empty() ? "" : ", ") + region;
-  return "[" + out + "]";
-}
-
-ApiError AlreadyExisted(std::string_view table) {
-  return ApiError::Validation("Failed to create a the new replica of table with name: '" +
-                              std::string(table) +
-                              "' because one or more replicas already existed as tables.");
-}
-
-// Makes a regional table a strongly consistent global table: two new
-// replicas, or one and a witness, in one request.
-ApiResult<std::string> CreateStrongGroup(Context& ctx, std::string_view table,
-                                         const engine::TableSchema& current,
-                                         const std::vector<Action>& actions,
-                                         const std::optional<WitnessUpdate>& witness) {
-  bool only_creates = std::all_of(actions.begin(), actions.end(),
-                                  [](const Action& a) { return a.kind == ActionKind::kCreate; });
-  if (!only_creates || (witness && !witness->create)) {
-    return ApiError::Validation(
-        "Only Replica Create actions are supported when MultiRegionConsistency parameter is "
-        "provided.");
-  }
-  if (actions.size() + (witness ? 1 : 0) != 2) {
-    return ApiError::Validation("Unsupported replica count" + std::string(kStrongSuffix) + ".");
-  }
-  std::vector<std::string> unsupported;
-  std::vector<std::string> regions = {ctx.caller.region};
-  for (const Action& action : actions) regions.push_back(action.region);
-  if (witness) regions.push_back(witness->region);
-  for (const std::string& region : regions) {
-    if (!IsStrongRegion(region)) unsupported.push_back(region);
-  }
-  if (!unsupported.empty()) {
-    return ApiError::Validation("Unsupported Region(s) specified" + std::string(kStrongSuffix) +
-                                ": " + Joined(unsupported) + ".");
-  }
-  if (witness && std::count(regions.begin(), regions.end(), witness->region) > 1) {
-    return ApiError::Validation(
-        "Cannot add a witness in the same region as an existing replica when creating a global "
-        "table with MultiRegionConsistency set to STRONG.");
-  }
-  if (!current.replicas.empty()) {
-    return ApiError::Validation("MultiRegionConsistency parameter is unsupported on existing global table");
-  }
-  if (auto refused = CheckBilling(current)) return *refused;
-  // What DynamoDB documents as unsupported with strong consistency; its
-  // texts for these are not published, so these are localdynamo's.
-  if (!current.local_indexes.empty()) {
-    return InvalidParameters("Local secondary indexes are not supported" +
-                             std::string(kStrongSuffix) + ".");
-  }
-  if (!current.ttl_attribute.empty()) {
-    return InvalidParameters("TimeToLive is not supported" + std::string(kStrongSuffix) + ".");
-  }
-  auto described = ctx.db.DescribeTable(ctx.caller.ns, table);
-  if (!described.ok()) return described.status();
-  if (described->stats.item_count > 0) {
-    return InvalidParameters("A global table" + std::string(kStrongSuffix) +
-                             " can only be created from an empty table.");
-  }
-  for (const Action& action : actions) {
-    std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
-    if (target_ns == ctx.caller.ns || ctx.db.GetSchema(target_ns, table).ok()) {
-      return AlreadyExisted(table);
-    }
-  }
-  auto made_strong = ctx.db.UpdateTable(ctx.caller.ns, table, [&](engine::TableSchema& s) {
-    s.strong_consistency = true;
-    s.witnesses.clear();
-    if (witness) s.witnesses.push_back(witness->region);
-    return engine::Status::Ok();
-  });
-  if (!made_strong.ok()) return made_strong.status();
-  DescriptionView view;
-  for (const Action& action : actions) {
-    auto source = ctx.db.GetSchema(ctx.caller.ns, table);
-    if (!source.ok()) return source.status();
-    engine::Replica self{ctx.caller.region, ctx.caller.ns, (*source)->creation_millis};
-    engine::Replica added{action.region, ctx.caller.NamespaceOfRegion(action.region),
-                          ctx.db.clock().NowMillis()};
-    ApplyOverrides(added, action);
-    auto created =
-        ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
-    if (created.status().code() == engine::Status::Code::kAlreadyExists) return AlreadyExisted(table);
-    if (!created.ok()) return created.status();
-    view.creating_replicas.push_back(action.region);
-  }
-  view.witnesses_creating = true;
-  auto description = ctx.db.DescribeTable(ctx.caller.ns, table);
-  if (!description.ok()) return description.status();
-  description->schema.status = "UPDATING";
-  return RenderTableDescription(ctx, "TableDescription", *description, view);
-}
-
-// Changes to the group of a strongly consistent global table (or asking
-// for one): it is made whole in one request and dismantled in one.
-ApiResult<std::string> UpdateStrongGroup(Context& ctx, std::string_view table,
-                                         const engine::TableSchema& current, bool strong_asked,
-                                         const std::vector<Action>& actions,
-                                         const std::optional<WitnessUpdate>& witness) {
-  if (!current.strong_consistency) {
-    if (!strong_asked) {
-      return ApiError::Validation(
-          "MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter "
-          "is present.");
-    }
-    return CreateStrongGroup(ctx, table, current, actions, witness);
-  }
-  if (strong_asked) {
-    return ApiError::Validation("MultiRegionConsistency parameter is unsupported on existing global table");
-  }
-  bool adds = std::any_of(actions.begin(), actions.end(),
-                          [](const Action& a) { return a.kind == ActionKind::kCreate; });
-  if (adds || (witness && witness->create)) {
-    return ApiError::Validation(
-        "Cannot add replicas to a global table with strong MultiRegionConsistency");
-  }
-  for (const Action& action : actions) {
-    if (action.kind != ActionKind::kDelete) {
-      return ApiError::Validation(
-          "Update table operation with more than one type of replica actions not allowed");
-    }
-    if (!FindMember(current, action.region)) return NotMembers(action.region);
-  }
-  if (witness && std::find(current.witnesses.begin(), current.witnesses.end(), witness->region) ==
-                     current.witnesses.end()) {
-    return ApiError::Validation(
-        "Update global table operation failed because one or more witnesses were not part of "
-        "the global table. Please retry the request without these witnesses: [" +
-        witness->region + "].");
-  }
-  if (!current.witnesses.empty() && !witness) {
-    return ApiError::Validation("Update table delete operation does not include all witnesses.");
-  }
-  if (actions.size() + 1 != current.replicas.size()) {
-    return ApiError::Validation("Deletion of only one table replica is not supported" +
-                                std::string(kStrongSuffix) + ".");
-  }
-  auto description = ctx.db.DescribeTable(ctx.caller.ns, table);
-  if (!description.ok()) return description.status();
-  for (const Action& action : actions) {
-    const engine::Replica* member = FindMember(current, action.region);
-    auto removed = ctx.db.RemoveReplica(table, member->ns);
-    if (!removed.ok()) return removed.status();
-  }
-  // DynamoDB's answer still lists what is being deleted.
-  description->schema.status = "UPDATING";
-  return RenderTableDescription(ctx, "TableDescription", *description);
-}
-
 }  // namespace
 
 engine::Status SyncReplicaSettings(Context& ctx, std::string_view table) {
@@ -397,10 +70,6 @@ engine::Status SyncReplicaSettings(Context& ctx, std::string_view table) {
     }
   }
   return engine::Status::Ok();
-}
-
-bool IsGlobalTableRegion(std::string_view region) {
-  return std::find(kRegions.begin(), kRegions.end(), region) != kRegions.end();
 }
 
 bool HasReplicaUpdates(const rapidjson::Value& request) {
@@ -503,10 +172,9 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
   switch (action.kind) {
     case ActionKind::kCreate: {
       std::string target_ns = ctx.caller.NamespaceOfRegion(action.region);
-      auto already_existed = [&] { return AlreadyExisted(table); };
       if (FindMember(current, action.region) || target_ns == ctx.caller.ns ||
           ctx.db.GetSchema(target_ns, table).ok()) {
-        return already_existed();
+        return AlreadyExisted(table);
       }
       if (auto refused = CheckBilling(current)) return *refused;
       // A global table's changes reach its replicas through its stream:
@@ -519,15 +187,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
         });
         if (!streamed.ok()) return streamed.status();
       }
-      auto source = ctx.db.GetSchema(ctx.caller.ns, table);
-      if (!source.ok()) return source.status();
-      engine::Replica self{ctx.caller.region, ctx.caller.ns, (*source)->creation_millis};
-      engine::Replica added{action.region, target_ns, ctx.db.clock().NowMillis()};
-      ApplyOverrides(added, action);
-      auto created =
-          ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
-      if (created.status().code() == engine::Status::Code::kAlreadyExists) return already_existed();
-      if (!created.ok()) return created.status();
+      if (auto refused = AddReplicaFor(ctx, table, action)) return *refused;
       view.creating_replicas.push_back(action.region);
       description = ctx.db.DescribeTable(ctx.caller.ns, table);
       if (!description.ok()) return description.status();
