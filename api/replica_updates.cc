@@ -148,6 +148,11 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
           "DeleteTable, or UpdateTable as required.");
     }
   }
+  if (ctx.caller.scope == DatabaseScope::kShared && actions.front().kind == ActionKind::kCreate) {
+    // Not a situation DynamoDB has: every region is one database here.
+    return InvalidParameters(
+        "Replicas need a database per region; this localdynamo was started with --shared-db");
+  }
   auto schema = ctx.db.GetSchema(ctx.caller.ns, table);
   if (!schema.ok()) return engine::TableNotFound(table);
   const engine::TableSchema& current = **schema;

@@ -439,3 +439,12 @@ def test_a_ttl_deletion_happens_where_the_item_was_written_and_replicates(region
                                            "PrincipalId": "dynamodb.amazonaws.com"}
     [west_remove] = removes("eu-west-1")
     assert "userIdentity" not in west_remove
+
+
+def test_replicas_need_a_database_per_region(start_server):
+    with start_server("--in-memory", "--no-models", "--shared-db") as srv:
+        east = srv.client(region="us-east-1")
+        make_table(east)
+        with expect_error("ValidationException", "Replicas need a database per region; this "
+                                                 "localdynamo was started with --shared-db"):
+            add_replica(east, "eu-west-1")
