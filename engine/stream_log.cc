@@ -94,14 +94,20 @@ std::shared_ptr<StreamState> StreamLog::StartFeed(std::string_view ns, const Tab
 }
 
 std::vector<std::shared_ptr<StreamState>> StreamLog::EnabledOfKind(StreamKind kind) const {
-  std::vector<std::shared_ptr<StreamState>> found;
-  MutexLock lock(mu_);
-  for (const auto& [id, stream] : streams_) {
-    if (stream->kind != kind) continue;
-    MutexLock stream_lock(stream->mu);
-    if (stream->info.enabled()) found.push_back(stream);
+  std::vector<std::shared_ptr<StreamState>> of_kind;
+  {
+    MutexLock lock(mu_);
+    for (const auto& [id, stream] : streams_) {
+      if (stream->kind == kind) of_kind.push_back(stream);
+    }
   }
-  return found;
+  // Each stream's lock alone: never inside mu_ (the lock order).
+  std::vector<std::shared_ptr<StreamState>> enabled;
+  for (auto& stream : of_kind) {
+    MutexLock stream_lock(stream->mu);
+    if (stream->info.enabled()) enabled.push_back(stream);
+  }
+  return enabled;
 }
 
 std::shared_ptr<StreamState> StreamLog::New(std::string_view ns, const TableSchema& schema,
