@@ -1,7 +1,5 @@
 #include "emulator/replication_admin.h"
 
-#include <limits>
-
 #include "api/json_reader.h"
 #include "emulator/admin_body.h"
 
@@ -84,10 +82,7 @@ ApiResult<std::string> ReplicationControl(engine::Database& db, Replicator* repl
                                           std::string_view sub, std::string_view body) {
   if (sub == "settle") {
     if (method != "POST") return ApiError::AdminMethodNotAllowed("Use POST on /_localdynamo/replication/settle");
-    auto applied = replicator ? replicator->Settle()
-                              : db.Replicate([](std::string_view, std::string_view) {
-                                  return std::numeric_limits<int64_t>::min() / 2;
-                                });
+    auto applied = db.SettleReplication();
     if (!applied.ok()) return applied.status();
     return api::RenderObject([&](JsonWriter& w) {
       w.Key("Applied");

@@ -23,8 +23,7 @@
 namespace ddb::emulator {
 
 // `sub` is the path after "replication" ("" or "settle"). Without a
-// replicator (the MCP server's offline database) delays are not kept and
-// settling applies what is pending.
+// replicator (the MCP server's offline database) delays are not kept.
 api::ApiResult<std::string> ReplicationControl(engine::Database& db, Replicator* replicator,
                                                api::DatabaseScope scope, std::string_view method,
                                                std::string_view sub, std::string_view body);

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <iostream>
-#include <limits>
 
 namespace ddb::emulator {
 namespace {
@@ -59,14 +58,6 @@ int64_t Replicator::DelayOf(std::string_view ns, std::string_view table) const {
   std::lock_guard lock(mu_);
   auto it = table_delays_.find(std::pair(std::string(ns), std::string(table)));
   return it == table_delays_.end() ? delay_millis_ : it->second;
-}
-
-engine::Result<size_t> Replicator::Settle() {
-  // A record is due once its time plus the delay is not after now: this
-  // delay makes every one due, even one stamped ahead of a clock set back.
-  return db_.Replicate([](std::string_view, std::string_view) {
-    return std::numeric_limits<int64_t>::min() / 2;
-  });
 }
 
 void Replicator::Run() {

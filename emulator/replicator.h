@@ -6,7 +6,7 @@
 // holds them until the clock moves or a test settles them.
 //
 // The admin API (emulator/admin.h) shows each member's backlog, sets the
-// delays and settles: applies everything pending at once.
+// delays and settles (Database::SettleReplication: everything pending at once).
 //
 // Thread safety: safe for concurrent use; the constructor starts the
 // thread, the destructor stops and joins it.
@@ -40,9 +40,6 @@ class Replicator {
   std::optional<int64_t> TableDelay(const std::string& ns, const std::string& table) const;
   // The delay the replicator waits for a member's records.
   int64_t DelayOf(std::string_view ns, std::string_view table) const;
-
-  // Applies every pending record now, whatever its delay: how many.
-  engine::Result<size_t> Settle();
 
  private:
   void Run();

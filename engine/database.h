@@ -224,8 +224,8 @@ class Database {
   // and takes it out of the other members' group.
   Result<TableDescription> RemoveReplica(std::string_view name, std::string_view replica_ns)
       EXCLUDES(replication_mu_);
-  // Gives every member of `name`'s group (in `members`) `group` as its
-  // list: a replica's overrides changed. Members that are gone are skipped.
+  // Gives every member of the group `group` as its list: a replica's
+  // overrides changed. Members that are gone are skipped.
   Status SetReplicaGroup(std::string_view name, const std::vector<Replica>& group)
       EXCLUDES(replication_mu_);
   // Applies the replication feeds' records to the other members of their
@@ -234,6 +234,8 @@ class Database {
   // where it beats the item's write clock. Returns how many were applied.
   using ReplicationDelay = std::function<int64_t(std::string_view ns, std::string_view table)>;
   Result<size_t> Replicate(const ReplicationDelay& delay_of) EXCLUDES(replication_mu_);
+  // Applies every pending record now, whatever its delay (a test's settle).
+  Result<size_t> SettleReplication() EXCLUDES(replication_mu_);
   // Whether any table is a global table's member (has a replication feed).
   bool HasReplicationFeeds() const;
   // What each member has not yet replicated.
@@ -280,7 +282,10 @@ class Database {
   Result<bool> ApplyReplicated(std::string_view ns, std::string_view name,
                                const StreamRecord& record, const WriteClock& clock)
       REQUIRES(replication_mu_);
-  // Where the replicator is in `feed`: the next sequence number to apply.
+  // Where the replicator is in `feed`: the next sequence number to apply,
+  // as last kept in memory or in the settings (1: from the start).
+  uint64_t KnownPosition(const StreamState& feed) const REQUIRES(replication_mu_);
+  // The same, kept in memory from now on.
   uint64_t ReplicatedThrough(const StreamState& feed) REQUIRES(replication_mu_);
   // Applies `feed`'s records written `delay` or more milliseconds before
   // `now` to the other members; adds how many to `*applied`.

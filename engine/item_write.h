@@ -22,12 +22,13 @@ struct PreparedPut;  // item_writer.h
 // compares (replication.h). The later write wins; at the same stamp the one
 // from the greater namespace, so every replica picks the same.
 struct WriteClock {
-  // Milliseconds × 1000, plus a count that orders the writes to one item
-  // within a millisecond (a frozen clock's): a change is always stamped
-  // after the version it replaces.
+  static constexpr int64_t kStampsPerMilli = 1000;
+  // Milliseconds × kStampsPerMilli, plus a count that orders the writes to
+  // one item within a millisecond (a frozen clock's): a change is always
+  // stamped after the version it replaces.
   int64_t stamp = 0;
   std::string origin_ns;
-  int64_t millis() const { return stamp / 1000; }
+  int64_t millis() const { return stamp / kStampsPerMilli; }
   bool Beats(const WriteClock& other) const {
     return stamp != other.stamp ? stamp > other.stamp : origin_ns > other.origin_ns;
   }

@@ -233,13 +233,10 @@ Status ItemWriter::WriteVectorEntries(TableState& state, const TableSchema& sche
 
 Result<WriteClock> ItemWriter::LocalWriteClock(const TableState& state,
                                                const std::string& item_key) const {
-  WriteClock clock{clock_.NowMillis() * 1000, state.ns};
-  auto stored = store_.Get(Family::kIndexes, WriteClockKey(item_key));
-  if (!stored.ok()) return stored.status();
-  if (*stored) {
-    auto replaced = DecodeWriteClock(**stored);
-    if (replaced && replaced->stamp >= clock.stamp) clock.stamp = replaced->stamp + 1;
-  }
+  WriteClock clock{clock_.NowMillis() * WriteClock::kStampsPerMilli, state.ns};
+  auto replaced = ReadWriteClock(store_, item_key);
+  if (!replaced.ok()) return replaced.status();
+  if (*replaced && (*replaced)->stamp >= clock.stamp) clock.stamp = (*replaced)->stamp + 1;
   return clock;
 }
 

@@ -2,7 +2,6 @@
 // they keep going (replication.h).
 #include "engine/replication.h"
 
-#include <limits>
 #include <tuple>
 
 #include "engine/catalog_keys.h"
@@ -48,6 +47,13 @@ std::optional<WriteClock> DecodeWriteClock(std::string_view bytes) {
   if (bytes.size() < 8) return std::nullopt;
   return WriteClock{static_cast<int64_t>(coding::DecodeFixed64BE(bytes)),
                     std::string(bytes.substr(8))};
+}
+
+Result<std::optional<WriteClock>> ReadWriteClock(const Store& store, std::string_view item_key) {
+  auto stored = store.Get(Family::kIndexes, WriteClockKey(item_key));
+  if (!stored.ok()) return stored.status();
+  if (!*stored) return std::optional<WriteClock>();
+  return DecodeWriteClock(**stored);
 }
 
 Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_view name,
@@ -159,13 +165,9 @@ Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view nam
   const TableSchema& schema = *current_schema;
   DDB_RETURN_IF_ERROR(ValidateItemKey(schema, record.keys));
   std::string item_key = ItemKey(state.table_id, schema, record.keys);
-  std::string clock_key = WriteClockKey(item_key);
-  auto stored = store_->Get(Family::kIndexes, clock_key);
-  if (!stored.ok()) return stored.status();
-  if (*stored) {
-    auto current = DecodeWriteClock(**stored);
-    if (current && !clock.Beats(*current)) return false;
-  }
+  auto current = ReadWriteClock(*store_, item_key);
+  if (!current.ok()) return current.status();
+  if (*current && !clock.Beats(**current)) return false;
   auto old_item = ReadItem(*store_, item_key);
   if (!old_item.ok()) return old_item.status();
   Store::Batch batch(*store_);
@@ -180,20 +182,24 @@ Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view nam
   }
   DDB_RETURN_IF_ERROR(writer_.AddMutation(state, schema, item_key, record.keys, *old_item,
                                           mutation, batch, pending));
-  // A deletion of an item this replica does not have still leaves its clock.
-  batch.Put(Family::kIndexes, clock_key, EncodeWriteClock(clock));
+  // AddMutation leaves the clock, but writes nothing for the deletion of an
+  // item this replica does not have: that still leaves its clock.
+  if (!record.new_image && !*old_item) {
+    batch.Put(Family::kIndexes, WriteClockKey(item_key), EncodeWriteClock(clock));
+  }
   DDB_RETURN_IF_ERROR(writer_.Commit(state, batch, pending));
   return true;
 }
 
-uint64_t Database::ReplicatedThrough(const StreamState& feed) {
+uint64_t Database::KnownPosition(const StreamState& feed) const {
   auto known = replicated_through_.find(feed.id);
   if (known != replicated_through_.end()) return known->second;
-  uint64_t position = 1;
   auto stored = settings_.Get(CheckpointSetting(feed.id));
-  if (stored.ok() && *stored) position = std::stoull(**stored);
-  replicated_through_[feed.id] = position;
-  return position;
+  return stored.ok() && *stored ? std::stoull(**stored) : 1;
+}
+
+uint64_t Database::ReplicatedThrough(const StreamState& feed) {
+  return replicated_through_[feed.id] = KnownPosition(feed);
 }
 
 Result<size_t> Database::Replicate(const ReplicationDelay& delay_of) {
@@ -216,8 +222,11 @@ Status Database::ReplicateNow(TableState& state) {
   if (!feed) return Status::Ok();
   MutexLock lock(replication_mu_);
   size_t applied = 0;
-  return ReplicateFeed(*feed, std::numeric_limits<int64_t>::min() / 2, clock_.NowMillis(),
-                       &applied);
+  return ReplicateFeed(*feed, kEverythingDue, clock_.NowMillis(), &applied);
+}
+
+Result<size_t> Database::SettleReplication() {
+  return Replicate([](std::string_view, std::string_view) { return kEverythingDue; });
 }
 
 Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now,
@@ -242,11 +251,11 @@ Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t n
     if (!read.ok()) return read.status();
     for (const StreamRecord& record : read->records) {
       // A replication record is stamped with its write clock.
-      if (record.created_millis / 1000 + delay > now) {
+      WriteClock clock{record.created_millis, feed.ns};
+      if (clock.millis() + delay > now) {
         waiting = true;
         break;
       }
-      WriteClock clock{record.created_millis, feed.ns};
       for (const Replica& replica : schema->replicas) {
         if (replica.ns == feed.ns) continue;
         auto done = ApplyReplicated(replica.ns, feed.table_name, record, clock);
@@ -269,21 +278,14 @@ bool Database::HasReplicationFeeds() const {
 }
 
 Result<std::vector<ReplicationBacklog>> Database::ReplicationBacklogs() const {
-  // Reads only: the position is the map's or the stored one.
   MutexLock lock(replication_mu_);
   std::vector<ReplicationBacklog> backlogs;
   for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
     ReplicationBacklog backlog{feed->ns, feed->table_name};
-    uint64_t position = 1;
-    if (auto known = replicated_through_.find(feed->id); known != replicated_through_.end()) {
-      position = known->second;
-    } else if (auto stored = settings_.Get(CheckpointSetting(feed->id)); stored.ok() && *stored) {
-      position = std::stoull(**stored);
-    }
-    auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", position, 1, SIZE_MAX,
-                              StreamKind::kReplicationFeed);
+    auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", KnownPosition(*feed),
+                              1, SIZE_MAX, StreamKind::kReplicationFeed);
     if (read.ok() && !read->records.empty()) {
-      backlog.oldest_pending_millis = read->records.front().created_millis / 1000;
+      backlog.oldest_pending_millis = WriteClock{read->records.front().created_millis, ""}.millis();
       backlog.pending = feed->next_sequence - read->records.front().sequence;
     }
     backlogs.push_back(std::move(backlog));

@@ -29,11 +29,14 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/item_write.h"
+#include "engine/status.h"
+#include "engine/store.h"
 
 namespace ddb::engine {
 
@@ -48,6 +51,13 @@ std::string WriteClockPrefix(uint64_t table_id);
 std::string EncodeWriteClock(const WriteClock& clock);
 // nullopt for bytes the encoder did not write.
 std::optional<WriteClock> DecodeWriteClock(std::string_view bytes);
+// The write clock stored for the item at `item_key`; nullopt when it has
+// none (written before its table was global).
+Result<std::optional<WriteClock>> ReadWriteClock(const Store& store, std::string_view item_key);
+
+// A delay with which every record is due, even one stamped ahead of a
+// clock that was set back: what settling and strong consistency use.
+inline constexpr int64_t kEverythingDue = std::numeric_limits<int64_t>::min() / 2;
 
 // What one member of a global table has not yet given its replicas.
 struct ReplicationBacklog {

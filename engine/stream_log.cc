@@ -6,6 +6,7 @@
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
 #include "engine/coding.h"
+#include "engine/item_write.h"
 #include "engine/key_codec.h"
 
 namespace ddb::engine {
@@ -298,9 +299,9 @@ Result<uint64_t> StreamLog::TrimHorizon(StreamState& stream, int64_t now) const 
     horizon = stream.info.trim_horizon;
   }
   int64_t cutoff = now - retention_millis_;
-  // A replication feed's records are stamped in thousandths of milliseconds
-  // (replication.h).
-  if (stream.kind == StreamKind::kReplicationFeed) cutoff *= 1000;
+  // A replication feed's records are stamped with write clocks, not
+  // milliseconds (replication.h).
+  if (stream.kind == StreamKind::kReplicationFeed) cutoff *= WriteClock::kStampsPerMilli;
   auto it = store_.NewIterator(Family::kStreams, StreamRecordKey(stream.id, horizon),
                                PrefixSuccessor(StreamPrefix(stream.id)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {

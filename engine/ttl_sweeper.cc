@@ -82,12 +82,12 @@ Result<TtlSweeper::Outcome> TtlSweeper::Expire(int64_t expiry, const std::string
   // replicas receive that deletion as a replicated write, as DynamoDB's do,
   // and try again next sweep until it arrives (or its region leaves).
   if (FeedsReplication(*schema)) {
-    auto stored = store_.Get(Family::kIndexes, WriteClockKey(item_key));
-    if (!stored.ok()) return stored.status();
-    auto clock = *stored ? DecodeWriteClock(**stored) : std::nullopt;
-    bool elsewhere = clock && clock->origin_ns != state.ns &&
+    auto clock = ReadWriteClock(store_, item_key);
+    if (!clock.ok()) return clock.status();
+    const std::string* origin = *clock ? &(*clock)->origin_ns : nullptr;
+    bool elsewhere = origin && *origin != state.ns &&
                      std::any_of(schema->replicas.begin(), schema->replicas.end(),
-                                 [&](const Replica& r) { return r.ns == clock->origin_ns; });
+                                 [&](const Replica& r) { return r.ns == *origin; });
     if (elsewhere) return Outcome::kDeferred;
   }
 
