@@ -111,11 +111,23 @@ std::string RenderAutoScaling(Context& ctx, const engine::TableSchema& schema) {
   });
 }
 
-// Whether an auto-scaling update object asks for more than turning it off.
-bool SetsScaling(const rapidjson::Value* update) {
-  if (!update || !update->IsObject()) return false;
-  for (const auto& member : update->GetObject()) {
-    if (View(member.name) != "AutoScalingDisabled" && !member.value.IsNull()) return true;
+// Whether any "…AutoScalingUpdate" object of an UpdateTableReplicaAutoScaling
+// request (the table's, a GSI's, a replica's or a replica GSI's) asks for
+// more than turning scaling off.
+bool AsksForScaling(const rapidjson::Value& value) {
+  if (value.IsArray()) {
+    return std::any_of(value.Begin(), value.End(),
+                       [](const rapidjson::Value& element) { return AsksForScaling(element); });
+  }
+  if (!value.IsObject()) return false;
+  for (const auto& member : value.GetObject()) {
+    if (View(member.name).ends_with("AutoScalingUpdate") && member.value.IsObject()) {
+      for (const auto& setting : member.value.GetObject()) {
+        if (View(setting.name) != "AutoScalingDisabled" && !setting.value.IsNull()) return true;
+      }
+    } else if (AsksForScaling(member.value)) {
+      return true;
+    }
   }
   return false;
 }
@@ -194,28 +206,7 @@ ApiResult<std::string> UpdateTableReplicaAutoScaling(Context& ctx,
   if (!schema.ok()) return schema.take_error();
   // Every member is on demand (ReplicaUpdates requires it): there is
   // nothing to scale, and DynamoDB accepts only turning scaling off.
-  bool sets = SetsScaling(request.HasMember("ProvisionedWriteCapacityAutoScalingUpdate")
-                              ? &request["ProvisionedWriteCapacityAutoScalingUpdate"]
-                              : nullptr);
-  for (const char* list : {"GlobalSecondaryIndexUpdates", "ReplicaUpdates"}) {
-    auto member = request.FindMember(list);
-    if (member == request.MemberEnd() || !member->value.IsArray()) continue;
-    for (const auto& update : member->value.GetArray()) {
-      if (!update.IsObject()) continue;
-      for (const auto& field : update.GetObject()) {
-        if (field.value.IsObject()) sets = sets || SetsScaling(&field.value);
-        if (field.value.IsArray()) {
-          for (const auto& nested : field.value.GetArray()) {
-            if (!nested.IsObject()) continue;
-            for (const auto& inner : nested.GetObject()) {
-              if (inner.value.IsObject()) sets = sets || SetsScaling(&inner.value);
-            }
-          }
-        }
-      }
-    }
-  }
-  if (sets) {
+  if (AsksForScaling(request)) {
     std::string regions;
     for (const engine::Replica& replica : (*schema)->replicas) {
       std::string upper = replica.region;

@@ -158,10 +158,16 @@ engine::TableSchema ReplicaSchema(const engine::TableSchema& source, const Actio
   target.contributor_insights.clear();
   target.kinesis_destinations.clear();
   target.stream.label.clear();
-  if (action.table_class) target.table_class = *action.table_class;
-  if (action.read_capacity) target.throughput.read_capacity_units = *action.read_capacity;
-  if (action.max_read_units) target.on_demand.max_read_request_units = *action.max_read_units;
+  ApplyOverrides(target, action);
   return target;
+}
+
+void ApplyOverrides(engine::TableSchema& replica_table, const Action& action) {
+  if (action.table_class) replica_table.table_class = *action.table_class;
+  if (action.read_capacity) replica_table.throughput.read_capacity_units = *action.read_capacity;
+  if (action.max_read_units) {
+    replica_table.on_demand.max_read_request_units = *action.max_read_units;
+  }
 }
 
 void ApplyOverrides(engine::Replica& replica, const Action& action) {

@@ -62,8 +62,10 @@ ApiError AlreadyExisted(std::string_view table);
 std::optional<ApiError> CheckBilling(const engine::TableSchema& schema);
 // The new replica's table for `action`, derived from a member's schema.
 engine::TableSchema ReplicaSchema(const engine::TableSchema& source, const Action& action);
-// The action's overrides, kept in the group.
+// The action's overrides, kept in the group, and applied to the replica's
+// own table.
 void ApplyOverrides(engine::Replica& replica, const Action& action);
+void ApplyOverrides(engine::TableSchema& replica_table, const Action& action);
 // Makes `action`'s region a replica of the caller's table `table`, derived
 // from the table as it is now: DynamoDB's refusal if that fails.
 std::optional<ApiError> AddReplicaFor(Context& ctx, std::string_view table, const Action& action);

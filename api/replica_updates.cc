@@ -95,24 +95,14 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
       return InvalidParameters("Replica modification must be the only operation in the request");
     }
   }
-  if (consistency && *consistency != "EVENTUAL" && *consistency != "STRONG") {
-    return ApiError::Validation("1 validation error detected: Value '" + std::string(*consistency) +
-                                "' at 'multiRegionConsistency' failed to satisfy constraint: "
-                                "Member must satisfy enum value set: [EVENTUAL, STRONG]");
-  }
+  Constraints constraints;
+  constraints.Enum(consistency, "multiRegionConsistency", {"EVENTUAL", "STRONG"});
+  if (!constraints.empty()) return constraints.ToError();
   const bool strong = consistency == "STRONG";
+  // A non-empty list (HasReplicaUpdates), so there is at least one action.
   std::vector<Action> actions;
-  const rapidjson::Value* updates = nullptr;
-  if (auto member = request.FindMember("ReplicaUpdates");
-      member != request.MemberEnd() && member->value.IsArray()) {
-    updates = &member->value;
-  }
-  std::vector<const rapidjson::Value*> listed;
-  if (updates) {
-    for (const auto& update : updates->GetArray()) listed.push_back(&update);
-  }
-  for (const rapidjson::Value* update : listed) {
-    auto action = ReadAction(*update);
+  for (const auto& update : request["ReplicaUpdates"].GetArray()) {
+    auto action = ReadAction(update);
     if (!action.ok()) return action.take_error();
     bool repeated = std::any_of(actions.begin(), actions.end(), [&](const Action& seen) {
       return seen.region == action->region;
@@ -122,12 +112,6 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
     }
     // DynamoDB takes two identical requests for one.
     if (!repeated) actions.push_back(std::move(action).value());
-  }
-  if (actions.empty()) {
-    return ApiError::Validation(
-        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, DeletionProtectionEnabled "
-        "or TableClass is required");
   }
   bool mixed = std::any_of(actions.begin(), actions.end(),
                            [&](const Action& a) { return a.kind != actions.front().kind; });
@@ -226,9 +210,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
         }
         ApplyOverrides(*member, update);
         auto changed = ctx.db.UpdateTable(member->ns, table, [&](engine::TableSchema& s) {
-          if (update.table_class) s.table_class = *update.table_class;
-          if (update.read_capacity) s.throughput.read_capacity_units = *update.read_capacity;
-          if (update.max_read_units) s.on_demand.max_read_request_units = *update.max_read_units;
+          ApplyOverrides(s, update);
           return engine::Status::Ok();
         });
         if (!changed.ok()) return changed.status();

@@ -263,6 +263,13 @@ def test_legacy_operations_answer_as_dynamodb_does_since_2026(regions):
     scaling = east.describe_table_replica_auto_scaling(TableName=NAME)
     regions_listed = [r["RegionName"] for r in scaling["TableAutoScalingDescription"]["Replicas"]]
     assert regions_listed == ["eu-west-1", "us-east-1"]
+    # On demand, there is nothing to scale: turning scaling off is all it takes.
+    raw_call(regions.url, "UpdateTableReplicaAutoScaling", {
+        "TableName": NAME, "ProvisionedWriteCapacityAutoScalingUpdate": {"AutoScalingDisabled": True}})
+    with expect_error("ValidationException", "BillingMode is PayPerRequest."):
+        raw_call(regions.url, "UpdateTableReplicaAutoScaling", {"TableName": NAME, "ReplicaUpdates": [
+            {"RegionName": "eu-west-1", "ReplicaGlobalSecondaryIndexUpdates": [{
+                "IndexName": "g", "ProvisionedReadCapacityAutoScalingUpdate": {"MaximumUnits": 9}}]}]})
     make_table(east, "regional-table")
     with expect_error("ResourceNotFoundException",
                       "Global table with name: 'regional-table' does not exist."):
