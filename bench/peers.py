@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -62,6 +63,16 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_answering(url, tries=200):
+    """Polls `url` until a server answers it (about 4 s at most)."""
+    for _ in range(tries):
+        try:
+            urllib.request.urlopen(url)
+            return
+        except OSError:
+            time.sleep(0.02)
 
 
 def call(port, op, body, timeout=60):

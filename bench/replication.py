@@ -26,7 +26,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from peers import free_port
+from peers import free_port, wait_answering
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 writes = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
@@ -50,12 +50,7 @@ server = subprocess.Popen([os.path.join(ROOT, "build", "localdynamo"), "--in-mem
                            "--no-models", "--port", str(port), "--replication-delay-ms", "0"],
                           stdout=subprocess.DEVNULL)
 try:
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url)
-            break
-        except OSError:
-            time.sleep(0.02)
+    wait_answering(url)
 
     def client(region):
         return boto3.client("dynamodb", endpoint_url=url, region_name=region,

@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import boto3
 
-from peers import free_port
+from peers import free_port, wait_answering
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 writes = int(sys.argv[1]) if len(sys.argv) > 1 else 300
@@ -62,12 +62,7 @@ url = "http://127.0.0.1:{}".format(port)
 server = subprocess.Popen([os.path.join(ROOT, "build", "localdynamo"), "--in-memory", "--no-models",
                            "--port", str(port)], stdout=subprocess.DEVNULL)
 try:
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url)
-            break
-        except OSError:
-            time.sleep(0.02)
+    wait_answering(url)
     ddb = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
                        aws_access_key_id="b", aws_secret_access_key="b")
     ddb.create_table(TableName="latency", BillingMode="PAY_PER_REQUEST",
