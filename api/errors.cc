@@ -134,6 +134,9 @@ ApiError ApiError::DuplicateItem(std::string message) {
 ApiError ApiError::TransactionConflict(std::string message) {
   return Make(kDynamoDb, "TransactionConflictException", std::move(message));
 }
+ApiError ApiError::ReplicatedWriteConflict(std::string message) {
+  return Make(kDynamoDb, "ReplicatedWriteConflictException", std::move(message));
+}
 ApiError ApiError::TransactionCanceled(std::vector<CancellationReason> reasons) {
   std::string codes;
   for (const auto& reason : reasons) codes += (codes.empty() ? "" : ", ") + reason.code;
@@ -200,8 +203,7 @@ ApiError ApiError::Injected(std::string_view short_type, int http_status, std::s
     if (short_type == "ProvisionedThroughputExceededException") {
       message = ProvisionedThroughputExceeded(false, {}).message;
     } else if (short_type == "ReplicatedWriteConflictException") {
-      message = "The request was rejected because one or more items in the request are being "
-                "modified by a request in another Region.";
+      message = std::string(engine::kReplicatedWriteConflict);
     } else if (short_type == "ThrottlingException") {
       message = "Rate of requests exceeds the allowed throughput.";
     } else if (short_type == "InternalServerError") {
@@ -365,6 +367,8 @@ ApiError FromStatus(const engine::Status& status) {
       return ApiError::ConditionalCheckFailed(status.message());
     case Code::kTransactionConflict:
       return ApiError::TransactionConflict(status.message());
+    case Code::kReplicatedWriteConflict:
+      return ApiError::ReplicatedWriteConflict(status.message());
     case Code::kLimitExceeded:
       return ApiError::LimitExceeded(status.message());
     case Code::kTrimmedData:

@@ -113,6 +113,7 @@ struct ApiError {
   static ApiError ConditionalCheckFailed(std::string message);
   static ApiError DuplicateItem(std::string message);  // PartiQL INSERT over an existing item
   static ApiError TransactionConflict(std::string message);
+  static ApiError ReplicatedWriteConflict(std::string message);
   // "Transaction cancelled, please refer cancellation reasons for specific
   // reasons [A, B]", built from `reasons`.
   static ApiError TransactionCanceled(std::vector<CancellationReason> reasons);

@@ -12,6 +12,7 @@ Database::Database(const DatabaseOptions& options, const Clock& clock,
                    std::unique_ptr<Store> store)
     : clock_(clock),
       transient_status_millis_(options.transient_status_millis),
+      replication_hold_millis_(options.replication_hold_millis),
       store_(std::move(store)),
       object_store_(options.object_store ? options.object_store
                     : options.in_memory
@@ -123,9 +124,8 @@ Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
-  auto written = writer_.Write(*state, *schema, key, planner);
-  if (written.ok() && schema->strong_consistency) DDB_RETURN_IF_ERROR(ReplicateNow(*state));
-  return written;
+  if (schema->strong_consistency) return WriteStrong(state, *schema, key, planner);
+  return writer_.Write(*state, *schema, key, planner);
 }
 
 Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
@@ -138,15 +138,15 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
   // Encoded outside the table's lock; `schema` stays alive, so the writer
   // can tell whether it is still the table's.
   PreparedPut prepared = PreparePut(*schema, item);
-  auto written = writer_.Write(*state, *schema, key, [&](const Item* old_item) -> Result<Mutation> {
+  Planner planner = [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
     Mutation put{Mutation::Kind::kPut, {}};
     put.borrowed_item = &item;  // alive until this call returns
     put.prepared = &prepared;
     return put;
-  });
-  if (written.ok() && schema->strong_consistency) DDB_RETURN_IF_ERROR(ReplicateNow(*state));
-  return written;
+  };
+  if (schema->strong_consistency) return WriteStrong(state, *schema, key, planner);
+  return writer_.Write(*state, *schema, key, planner);
 }
 
 Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::string_view table,

@@ -291,9 +291,25 @@ class Database {
   // `now` to the other members; adds how many to `*applied`.
   Status ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now, size_t* applied)
       REQUIRES(replication_mu_);
-  // A strongly consistent global table's write: applied everywhere before
-  // it is answered.
-  Status ReplicateNow(TableState& state) EXCLUDES(replication_mu_);
+  // A strongly consistent global table's write: decided, held (with
+  // replication_hold_millis_: claimed in every member meanwhile), written,
+  // and applied in every member before it is answered.
+  Result<std::optional<Item>> WriteStrong(const std::shared_ptr<TableState>& state,
+                                          const TableSchema& schema, const Item& key,
+                                          const Planner& planner) EXCLUDES(replication_mu_);
+  // WriteStrong's claim: the item's key in each live member of the group,
+  // claimed for `state`'s region once `planner` decided to write; empty
+  // when it writes nothing. A claim from another region is DynamoDB's
+  // ReplicatedWriteConflictException; one from the same region is waited out.
+  struct MemberItem {
+    std::shared_ptr<TableState> state;
+    std::string item_key;
+  };
+  Result<std::vector<MemberItem>> ClaimInEveryMember(const std::shared_ptr<TableState>& state,
+                                                     const TableSchema& schema, const Item& key,
+                                                     const Planner& planner);
+  // Applies `state`'s replication feed to the other members now.
+  Status ReplicateNow(TableState& state) REQUIRES(replication_mu_);
   // Writes `items` (stored item keys of another table → encoded items) as
   // the new table `made`'s, through the write path into a state no one else
   // sees, with their index entries, and sets its statistics: how restores
@@ -312,6 +328,7 @@ class Database {
 
   const Clock& clock_;
   const int64_t transient_status_millis_;
+  const int64_t replication_hold_millis_;  // DatabaseOptions::replication_hold_millis
   // Serializes replication with changes to groups, so a member is never
   // replicated to while it is being made. Before the registry's lock.
   mutable Mutex replication_mu_;

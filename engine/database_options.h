@@ -27,6 +27,12 @@ struct DatabaseOptions {
   // single-item writes; cancellation reason TransactionConflict for other
   // transactions), which lets tests exercise their retry logic.
   int64_t transaction_hold_millis = 0;
+  // How long a strongly consistent global table's write keeps its item
+  // claimed in every member between deciding and committing. 0: it decides,
+  // commits and replicates at once, so writes never conflict. Above 0, a
+  // write to the item from another region meets DynamoDB's
+  // ReplicatedWriteConflictException (one from the same region waits).
+  int64_t replication_hold_millis = 0;
   // The open shard of a stream closes, and a child shard opens, once it is
   // this old (DynamoDB rolls shards over about every four hours).
   int64_t shard_rollover_millis = 4LL * 3600 * 1000;

@@ -2,6 +2,8 @@
 // they keep going (replication.h).
 #include "engine/replication.h"
 
+#include <chrono>
+#include <thread>
 #include <tuple>
 
 #include "engine/catalog_keys.h"
@@ -220,9 +222,81 @@ Status Database::ReplicateNow(TableState& state) {
     feed = state.replication_feed;
   }
   if (!feed) return Status::Ok();
-  MutexLock lock(replication_mu_);
   size_t applied = 0;
   return ReplicateFeed(*feed, kEverythingDue, clock_.NowMillis(), &applied);
+}
+
+Result<std::optional<Item>> Database::WriteStrong(const std::shared_ptr<TableState>& state,
+                                                  const TableSchema& schema, const Item& key,
+                                                  const Planner& planner) {
+  std::vector<MemberItem> claimed;
+  if (replication_hold_millis_ > 0) {
+    auto claim = ClaimInEveryMember(state, schema, key, planner);
+    if (!claim.ok()) return claim.status();
+    claimed = std::move(claim).value();
+    if (!claimed.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(replication_hold_millis_));
+    }
+  }
+  // Under the replication lock from writing to replicating, so no write to
+  // the group decides on an item a committed write has not reached yet.
+  MutexLock lock(replication_mu_);
+  auto written = writer_.Write(*state, schema, key, planner);
+  Status replicated = written.ok() ? ReplicateNow(*state) : Status::Ok();
+  for (MemberItem& member : claimed) {
+    MutexLock write_lock(member.state->write_mu);
+    member.state->replicated_claims.erase(member.item_key);
+  }
+  if (!replicated.ok()) return replicated;
+  return written;
+}
+
+Result<std::vector<Database::MemberItem>> Database::ClaimInEveryMember(
+    const std::shared_ptr<TableState>& state, const TableSchema& schema, const Item& key,
+    const Planner& planner) {
+  std::vector<MemberItem> members{{state, ItemKey(state->table_id, schema, key)}};
+  std::vector<TableState*> states{state.get()};
+  for (const Replica& replica : schema.replicas) {
+    if (replica.ns == state->ns) continue;
+    auto member = tables_.Find(replica.ns, schema.name);
+    if (!member) continue;  // being removed
+    states.push_back(member.get());
+    members.push_back({member, ItemKey(member->table_id, schema, key)});
+  }
+  for (;;) {
+    TableLocks locks(states);
+    bool held_here = false;
+    for (MemberItem& member : members) {
+      member.state->write_mu.AssertHeld();
+      auto holder = member.state->replicated_claims.find(member.item_key);
+      if (holder == member.state->replicated_claims.end()) continue;
+      if (holder->second != state->ns) {
+        return Status::ReplicatedWriteConflict(std::string(kReplicatedWriteConflict));
+      }
+      held_here = true;
+    }
+    if (held_here) {
+      // A write from this region holds the item: DynamoDB orders the two.
+      locks.Release();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    state->write_mu.AssertHeld();
+    if (state->dropped) return ItemTableNotFound();
+    auto old_item = ReadItem(*store_, members.front().item_key);
+    if (!old_item.ok()) return old_item.status();
+    auto mutation = planner(*old_item ? &**old_item : nullptr);
+    if (!mutation.ok()) return mutation.status();
+    if (mutation->kind == Mutation::Kind::kNone ||
+        (mutation->kind == Mutation::Kind::kDelete && !*old_item)) {
+      return std::vector<MemberItem>{};  // nothing to hold
+    }
+    for (MemberItem& member : members) {
+      member.state->write_mu.AssertHeld();
+      member.state->replicated_claims.emplace(member.item_key, std::string(state->ns));
+    }
+    return members;
+  }
 }
 
 Result<size_t> Database::SettleReplication() {

@@ -29,6 +29,7 @@ class [[nodiscard]] Status {
     kInvalidArgument,      // ValidationException
     kConditionFailed,      // ConditionalCheckFailedException
     kTransactionConflict,  // TransactionConflictException
+    kReplicatedWriteConflict,  // ReplicatedWriteConflictException
     kLimitExceeded,        // LimitExceededException
     kTrimmedData,          // TrimmedDataAccessException (streams)
     kInternal,             // InternalServerError
@@ -49,6 +50,9 @@ class [[nodiscard]] Status {
   }
   static Status TransactionConflict(std::string msg) {
     return Status(Code::kTransactionConflict, std::move(msg));
+  }
+  static Status ReplicatedWriteConflict(std::string msg) {
+    return Status(Code::kReplicatedWriteConflict, std::move(msg));
   }
   static Status LimitExceeded(std::string msg) {
     return Status(Code::kLimitExceeded, std::move(msg));
@@ -102,6 +106,11 @@ class [[nodiscard]] Result {
 namespace ddb::engine {
 // DynamoDB's text for a request that meets an item a transaction holds.
 inline constexpr std::string_view kTransactionOngoing = "Transaction is ongoing for the item";
+// DynamoDB's documented text for a write that meets an item a strongly
+// consistent global table's write from another region holds.
+inline constexpr std::string_view kReplicatedWriteConflict =
+    "The request was rejected because one or more items in the request are being modified by a "
+    "request in another Region.";
 }  // namespace ddb::engine
 
 // Returns early from the enclosing function when `expr` yields a non-ok Status.

@@ -62,6 +62,10 @@ struct TableState {
   // Item keys claimed by transactions that have decided but not yet
   // committed (DatabaseOptions::transaction_hold_millis).
   std::set<std::string> claimed GUARDED_BY(write_mu);
+  // Item keys claimed by strongly consistent global tables' writes that have
+  // decided but not yet committed (DatabaseOptions::replication_hold_millis),
+  // with the namespace (region) of the member that writes.
+  std::map<std::string, std::string> replicated_claims GUARDED_BY(write_mu);
   // The next history record's sequence number (history.h), found in the
   // store at the table's first recorded write after a start.
   std::optional<uint64_t> next_history_sequence GUARDED_BY(write_mu);

@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
   db_options.data_dir = options->data_dir;
   db_options.transient_status_millis = options->delay_transient_millis;
   db_options.transaction_hold_millis = options->transaction_hold_millis;
+  db_options.replication_hold_millis = options->replication_hold_millis;
   db_options.shard_rollover_millis = options->shard_rollover_seconds * 1000;
   if (!options->in_memory) {
     std::error_code ec;
@@ -258,7 +259,8 @@ int main(int argc, char** argv) {
                                                            1000)),
                                   .collect_headers = verifier != nullptr,
                                   // the hold sleeps inside the request
-                                  .handlers_may_block = options->transaction_hold_millis > 0},
+                                  .handlers_may_block = options->transaction_hold_millis > 0 ||
+                                                        options->replication_hold_millis > 0},
         [&endpoint](const server::HttpRequest& request) { return endpoint.Handle(request); });
   } catch (const std::exception& e) {
     std::cerr << "localdynamo: cannot listen on " << options->host << ":" << options->port << ": "

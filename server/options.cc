@@ -82,6 +82,10 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("replication-delay-ms", po::value(&options.replication_delay_millis),
        "how long, by the emulator's clock, a global table's write takes to reach its other "
        "replicas (default 1000; 0: at once; the admin API sets it per table and settles)")
+      ("replication-hold-ms", po::value(&options.replication_hold_millis),
+       "keep a strongly consistent global table's write claimed in every region this long "
+       "before it commits, so that a concurrent write to the item from another region meets "
+       "ReplicatedWriteConflictException (for testing retry logic; default 0)")
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see docs/streams-and-triggers.md)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
@@ -211,6 +215,11 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
   }
   if (options.request_timeout_seconds < 0.01 || options.request_timeout_seconds > 3600) {
     std::cerr << "localdynamo: --request-timeout must be between 0.01 and 3600\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (options.replication_hold_millis < 0 || options.replication_hold_millis > 60000) {
+    std::cerr << "localdynamo: --replication-hold-ms must be between 0 and 60000\n";
     *exit_code = 2;
     return std::nullopt;
   }

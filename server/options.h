@@ -37,6 +37,7 @@ struct Options {
   double ttl_interval_seconds = 1;      // 0: no background sweep
   int64_t shard_rollover_seconds = 4 * 3600;
   int64_t replication_delay_millis = 1000;  // global tables' replication lag
+  int replication_hold_millis = 0;          // strongly consistent writes' claim (conflicts)
   std::string triggers_file;            // empty: none
   bool admin = true;
   bool allow_command_triggers = false;  // Command/OnFailure triggers through the admin API

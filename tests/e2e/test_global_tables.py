@@ -5,8 +5,11 @@ settles them), conflicts resolved last-writer-wins with both streams showing
 it, DynamoDB's refusals, and the legacy operations' answers."""
 
 import re
+import threading
+import time
 
 import pytest
+from botocore.exceptions import ClientError
 
 from .e2e_util import expect_error, raw_call, wait_gone
 from .server_util import admin_ok, make_streams_client, wait_for
@@ -402,10 +405,63 @@ def test_multi_region_strong_consistency(regions):
     assert "MultiRegionConsistency" not in table and "Replicas" not in table
 
 
+def make_strong(url, name, regions_to_add=("us-east-2",), witness="us-west-2"):
+    """Makes the us-east-1 table `name` a strongly consistent global table."""
+    # Debian's botocore predates MultiRegionConsistency: a signed raw request.
+    raw_call(url, "UpdateTable", {
+        "TableName": name, "MultiRegionConsistency": "STRONG",
+        "ReplicaUpdates": [{"Create": {"RegionName": r}} for r in regions_to_add],
+        "GlobalTableWitnessUpdates": [{"Create": {"RegionName": witness}}]}, region="us-east-1")
+
+
+def test_a_held_strong_write_meets_other_regions_with_a_conflict(start_server):
+    # --replication-hold-ms keeps a strongly consistent write's item claimed
+    # in every region before it commits, as DynamoDB's write is in flight
+    # while it reaches the other regions.
+    with start_server("--in-memory", "--no-models", "--replication-hold-ms", "2000") as srv:
+        east = srv.client(region="us-east-1")
+        ohio = srv.client(region="us-east-2")
+        make_table(east, "strong")
+        make_strong(srv.url, "strong")
+        key = {"pk": {"S": "k"}}
+        outcome = []
+
+        def write_in_east():
+            east.put_item(TableName="strong", Item={**key, "by": {"S": "east"}})
+            outcome.append("written")
+
+        holder = threading.Thread(target=write_in_east)
+        holder.start()
+        # Probe with a write that cannot succeed: it fails its condition
+        # (writing nothing) until the claim makes it conflict.
+        deadline = time.monotonic() + 30
+        seen = None
+        while time.monotonic() < deadline and seen is None:
+            try:
+                ohio.put_item(TableName="strong", Item=key,
+                              ConditionExpression="attribute_exists(never)")
+            except ClientError as error:
+                code = error.response["Error"]["Code"]
+                if code == "ReplicatedWriteConflictException":
+                    seen = error.response["Error"]["Message"]
+                else:
+                    assert code == "ConditionalCheckFailedException"
+                    time.sleep(0.01)
+        assert seen == ("The request was rejected because one or more items in the request "
+                        "are being modified by a request in another Region.")
+        # Other items are free meanwhile.
+        ohio.put_item(TableName="strong", Item={"pk": {"S": "other"}})
+        holder.join()
+        assert outcome == ["written"]
+        assert read(ohio, key, "strong")["by"] == {"S": "east"}
+        # Once the write is in, the other region's retry succeeds.
+        ohio.put_item(TableName="strong", Item={**key, "by": {"S": "ohio"}})
+        assert read(east, key, "strong")["by"] == {"S": "ohio"}
+
+
 def test_a_replicated_write_conflict_can_be_injected(regions):
-    # Strongly consistent writes are applied everywhere before they are
-    # answered, so two regions never race here; a test that handles
-    # DynamoDB's ReplicatedWriteConflictException injects it.
+    # Without a hold, strongly consistent writes never meet in flight; a
+    # test can still inject DynamoDB's ReplicatedWriteConflictException.
     east = regions.client(region="us-east-1")
     make_table(east)
     admin_ok(regions.url, "faults", {"Operations": ["PutItem"], "Tables": [NAME], "Count": 1,

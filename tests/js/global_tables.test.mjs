@@ -1,7 +1,9 @@
 // Global tables through the AWS SDK for JavaScript, with a client per region:
 // a write seen in the other region only once the replication delay has
 // passed on the emulator's clock (and at once after a settle), a conflict
-// resolved last-writer-wins; and a replay of what the Terraform AWS
+// resolved last-writer-wins; a strongly consistent (MRSC) table whose write,
+// held in flight, meets another region's with ReplicatedWriteConflictException;
+// and a replay of what the Terraform AWS
 // provider (v6) sends for an `aws_dynamodb_table` with two `replica`
 // blocks — create (one replica at a time, each awaited on the home region's
 // Replicas entry), read, destroy (the replicas concurrently, then the table).
@@ -12,7 +14,7 @@ import {
   DeleteTableCommand, PutItemCommand, GetItemCommand, UpdateTimeToLiveCommand,
   DescribeTimeToLiveCommand, UpdateContinuousBackupsCommand, DescribeContinuousBackupsCommand,
   ListTagsOfResourceCommand, TagResourceCommand, ResourceNotFoundException,
-  ResourceInUseException,
+  ResourceInUseException, ReplicatedWriteConflictException, ConditionalCheckFailedException,
 } from "@aws-sdk/client-dynamodb";
 
 import { startServer } from "./localdynamo.mjs";
@@ -23,7 +25,9 @@ const client = (region) =>
   (clients[region] ??= new DynamoDBClient({ ...server.config, region }));
 
 before(async () => {
-  server = await startServer(["--no-models"]);
+  // The hold only touches strongly consistent tables: the other tests'
+  // writes commit at once.
+  server = await startServer(["--no-models", "--replication-hold-ms", "2000"]);
 });
 
 after(async () => {
@@ -82,6 +86,49 @@ test("a write reaches the other region after the delay, or at once when settled"
   assert.deepEqual((await get("ap-northeast-1", TableName, "cart-2")).by, { S: "east" });
   assert.deepEqual((await get("us-east-1", TableName, "cart-2")).by, { S: "east" });
   await server.admin("clock", { Freeze: false });
+});
+
+test("MRSC: reads see every region's write; a write held in flight conflicts", async () => {
+  const TableName = "ledger";
+  await makeTable("us-east-1", TableName);
+  await client("us-east-1").send(new UpdateTableCommand({
+    TableName, MultiRegionConsistency: "STRONG",
+    ReplicaUpdates: [{ Create: { RegionName: "us-east-2" } }],
+    GlobalTableWitnessUpdates: [{ Create: { RegionName: "us-west-2" } }],
+  }));
+  assert.equal((await describe("us-east-2", TableName)).MultiRegionConsistency, "STRONG");
+
+  const Key = { pk: { S: "entry-1" } };
+  const held = client("us-east-1").send(new PutItemCommand({
+    TableName, Item: { ...Key, by: { S: "east" } },
+  }));
+  // A write that cannot succeed fails its condition, writing nothing, until
+  // the east write's claim makes it conflict; bounded by attempts.
+  let conflict;
+  for (let attempt = 0; attempt < 3000 && !conflict; attempt++) {
+    try {
+      await client("us-east-2").send(new PutItemCommand({
+        TableName, Item: Key, ConditionExpression: "attribute_exists(never)",
+      }));
+      assert.fail("the condition cannot hold");
+    } catch (error) {
+      if (error instanceof ReplicatedWriteConflictException) conflict = error;
+      else {
+        assert.ok(error instanceof ConditionalCheckFailedException, String(error));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+  }
+  assert.ok(conflict, "the east write never held its item");
+  assert.equal(conflict.message, "The request was rejected because one or more items in the " +
+    "request are being modified by a request in another Region.");
+  await held;
+  // Answered means everywhere: Ohio reads it at once, and its retry wins.
+  assert.deepEqual((await get("us-east-2", TableName, "entry-1")).by, { S: "east" });
+  await client("us-east-2").send(new PutItemCommand({
+    TableName, Item: { ...Key, by: { S: "ohio" } },
+  }));
+  assert.deepEqual((await get("us-east-1", TableName, "entry-1")).by, { S: "ohio" });
 });
 
 // The provider's waiter: polls until `status()` answers `target`; a
