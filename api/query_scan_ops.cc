@@ -10,6 +10,7 @@
 #include "api/key_access.h"
 #include "api/key_condition.h"
 #include "api/operations.h"
+#include "engine/expression/document_path.h"
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
@@ -181,31 +182,11 @@ ApiResult<bool> CheckStartKey(const Item& start, const Target& target) {
   return true;
 }
 
-void CollectNames(const expr::Operand& operand, std::set<std::string>* names) {
-  if (operand.kind == expr::Operand::Kind::kPath) {
-    names->insert(operand.path.elements.front().name);
-  }
-  for (const auto& arg : operand.args) CollectNames(arg, names);
-}
-
-// The top-level attributes a condition reads.
-std::set<std::string> ConditionNames(const expr::Condition& condition) {
-  std::set<std::string> names;
-  std::vector<const expr::Condition*> pending{&condition};
-  while (!pending.empty()) {
-    const expr::Condition* c = pending.back();
-    pending.pop_back();
-    for (const auto& operand : c->operands) CollectNames(operand, &names);
-    for (const auto& child : c->children) pending.push_back(&child);
-  }
-  return names;
-}
-
 // A filter may not use the key attributes of what is queried.
 ApiResult<bool> CheckFilterAvoidsKeys(const ReadRequest& request, const Target& target) {
   const auto& filter = request.expressions.filter;
   if (!filter) return true;
-  std::set<std::string> used = ConditionNames(*filter);
+  std::set<std::string> used = expr::AttributesRead(*filter);
   std::vector<std::string> keys;
   if (target.index) {
     for (const auto* element : engine::IndexKeyElements(*target.index)) keys.push_back(element->name);
@@ -262,7 +243,7 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, ReadOp op, cons
     for (const auto& path : projection->paths) wanted.insert(path.elements.front().name);
   }
   std::set<std::string> filtered;
-  if (request.expressions.filter) filtered = ConditionNames(*request.expressions.filter);
+  if (request.expressions.filter) filtered = expr::AttributesRead(*request.expressions.filter);
   if (index->is_local) {
     *fetch_table_items = select == "ALL_ATTRIBUTES" || !unprojected(wanted).empty() ||
                          !unprojected(filtered).empty();

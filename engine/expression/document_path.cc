@@ -127,4 +127,25 @@ Item Project(const Item& item, const Projection& projection) {
   return Project(item, paths);
 }
 
+namespace {
+
+void CollectOperandNames(const Operand& operand, std::set<std::string>* names) {
+  if (operand.kind == Operand::Kind::kPath) names->insert(operand.path.elements.front().name);
+  for (const auto& arg : operand.args) CollectOperandNames(arg, names);
+}
+
+}  // namespace
+
+std::set<std::string> AttributesRead(const Condition& condition) {
+  std::set<std::string> names;
+  std::vector<const Condition*> pending{&condition};
+  while (!pending.empty()) {
+    const Condition* c = pending.back();
+    pending.pop_back();
+    for (const auto& operand : c->operands) CollectOperandNames(operand, &names);
+    for (const auto& child : c->children) pending.push_back(&child);
+  }
+  return names;
+}
+
 }  // namespace ddb::engine::expr

@@ -1,10 +1,13 @@
 // Document paths over items: finding the value at `a.b[3]`, checking a set of
-// paths for overlaps as DynamoDB does, and projecting an item onto paths
-// (ProjectionExpression, AttributesToGet, and ReturnValues UPDATED_*).
+// paths for overlaps as DynamoDB does, projecting an item onto paths
+// (ProjectionExpression, AttributesToGet, and ReturnValues UPDATED_*), and
+// the attributes a condition reads.
 //
 // Thread safety: pure functions.
 #pragma once
 
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,5 +33,8 @@ Status CheckPathsDisjoint(const std::vector<const Path*>& paths, std::string_vie
 // result may be empty.
 Item Project(const Item& item, const std::vector<const Path*>& paths);
 Item Project(const Item& item, const Projection& projection);
+
+// The top-level attribute names `condition` reads (of `a.b[1]`, `a`).
+std::set<std::string> AttributesRead(const Condition& condition);
 
 }  // namespace ddb::engine::expr

@@ -1,7 +1,9 @@
 """PartiQL reading through secondary indexes: the ecommerce, deployments and
 tenants models' access patterns written in PartiQL (GSIs, an INCLUDE
 projection, a versioned update), a local index SELECT that reaches the
-table's item, and the refusal of GSIs with multi-attribute keys."""
+table's item, filters on what an index leaves out (refused only when the
+read is keyed on the index), and the refusal of GSIs with multi-attribute
+keys."""
 
 import pytest
 
@@ -129,6 +131,56 @@ def test_local_index_select_reaches_the_table_item(dynamodb, tables):
     assert out["Items"] == [{"data": {"S": "one"}}]
     keys_only = execute(dynamodb, f"SELECT * FROM \"{name}\".\"by-alt\" WHERE pk = ?", pk)
     assert keys_only["Items"] == [{"pk": {"S": pk}, "sk": {"S": "s1"}, "alt": {"S": "a1"}}]
+
+
+def test_a_keyed_index_read_may_not_filter_on_what_the_index_leaves_out(dynamodb, tables):
+    # As the public conformance suite captured it (2026): keyed on the
+    # index's partition key (= or IN, at the top level), a filter on an
+    # attribute the index does not project is refused, for a GSI and an LSI
+    # alike; unkeyed (or keyed only inside an OR) the read scans the index,
+    # where the attribute is simply absent.
+    name = tables(
+        hash_key=("pk", "S"), range_key=("sk", "S"), prefix="pql-unproj",
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                              for a in ("pk", "sk", "g", "l")],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "gsi-inc", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["proj"]}}],
+        LocalSecondaryIndexes=[{
+            "IndexName": "lsi-keys",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                          {"AttributeName": "l", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    pk, g = key(), key()
+    for sk, proj in (("s1", "p1"), ("s2", "p2")):
+        execute(dynamodb, f"INSERT INTO \"{name}\" VALUE {{'pk': ?, 'sk': ?, 'g': ?, 'l': ?, "
+                "'proj': ?, 'np': 'np1'}", pk, sk, g, "l" + sk, proj)
+
+    def refused(index):
+        return exact("One or more parameter values were invalid: Secondary index "
+                     f"{index} does not project one or more filter attributes: [np]")
+
+    gsi, lsi = f"\"{name}\".\"gsi-inc\"", f"\"{name}\".\"lsi-keys\""
+    for where in ("g = ? AND np = 'np1'", "g = ? AND np IS MISSING",
+                  "g = ? AND begins_with(np, 'n')", "g = ? AND NOT np = 'np1'",
+                  "g IN [?, 'other'] AND np = 'np1'"):
+        with expect_error(VE, refused("gsi-inc")):
+            execute(dynamodb, f"SELECT pk FROM {gsi} WHERE {where}", g)
+    with expect_error(VE, refused("lsi-keys")):
+        execute(dynamodb, f"SELECT pk FROM {lsi} WHERE pk = ? AND np = 'np1'", pk)
+    with expect_error(VE, refused("lsi-keys")):
+        execute(dynamodb, f"SELECT pk FROM {lsi} WHERE pk = ? AND l BETWEEN 'a' AND 'z' "
+                "AND np = 'np1'", pk)
+
+    # Unkeyed: a scan of the index, where np is absent.
+    assert execute(dynamodb, f"SELECT pk FROM {gsi} WHERE np = 'np1'")["Items"] == []
+    assert execute(dynamodb, f"SELECT pk FROM {lsi} WHERE np = 'np1'")["Items"] == []
+    # A projected attribute filters as usual; an OR at the top is not keyed.
+    assert execute(dynamodb, f"SELECT sk FROM {gsi} WHERE g = ? AND proj = 'p2'",
+                   g)["Items"] == [{"sk": {"S": "s2"}}]
+    both = execute(dynamodb, f"SELECT sk FROM {gsi} WHERE (g = ? AND np = 'np1') OR "
+                   "(g = ? AND proj = 'p1')", g, g)["Items"]
+    assert both == [{"sk": {"S": "s1"}}]
 
 
 def test_multi_attribute_index_is_refused(dynamodb, tables):
