@@ -30,9 +30,19 @@ constexpr std::string_view kMixedTransaction =
     "ExecuteTransaction API does not support both read and write operations in the same "
     "request.";
 
-// NextToken: where the next page starts, as base64 JSON.
-std::string EncodeNextToken(const SelectPosition& next) {
+// NextToken: where the next page starts, as base64 JSON, with what the
+// statement reads ("table" or "table"."index"): DynamoDB refuses a token
+// replayed against another index (captured by the public conformance
+// suite, 2026).
+std::string SourceOf(const partiql::SelectStatement& select) {
+  return select.source.index.empty() ? select.source.table
+                                     : select.source.table + "." + select.source.index;
+}
+
+std::string EncodeNextToken(const partiql::SelectStatement& select, const SelectPosition& next) {
   return Base64Encode(RenderObject([&](JsonWriter& w) {
+    w.Key("Source");
+    WriteString(w, SourceOf(select));
     w.Key("Partition");
     w.Uint64(next.partition);
     if (next.exclusive_start_key) {
@@ -42,13 +52,20 @@ std::string EncodeNextToken(const SelectPosition& next) {
   }));
 }
 
-ApiResult<SelectPosition> DecodeNextToken(std::string_view token) {
+ApiResult<SelectPosition> DecodeNextToken(const partiql::SelectStatement& select,
+                                          std::string_view token) {
   ApiError invalid = ApiError::Validation("Invalid NextToken");
   auto json = Base64Decode(token);
   if (!json) return invalid;
   rapidjson::Document doc;
   doc.Parse(json->data(), json->size());
   if (doc.HasParseError() || !doc.IsObject()) return invalid;
+  auto source = doc.FindMember("Source");
+  if (source == doc.MemberEnd() || !source->value.IsString() ||
+      std::string_view(source->value.GetString(), source->value.GetStringLength()) !=
+          SourceOf(select)) {
+    return invalid;
+  }
   auto partition = doc.FindMember("Partition");
   if (partition == doc.MemberEnd() || !partition->value.IsUint()) return invalid;
   SelectPosition position;
@@ -92,7 +109,7 @@ ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& reque
   options.consistent = consistent.value_or(false);
   options.limit = static_cast<size_t>(limit.value_or(0));
   if (next_token) {
-    auto start = DecodeNextToken(*next_token);
+    auto start = DecodeNextToken(select, *next_token);
     if (!start.ok()) return start.take_error();
     options.start = std::move(start).value();
   }
@@ -103,7 +120,7 @@ ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& reque
     WriteItems(w, result->items);
     if (result->next) {
       w.Key("NextToken");
-      WriteString(w, EncodeNextToken(*result->next));
+      WriteString(w, EncodeNextToken(select, *result->next));
       if (result->next->exclusive_start_key) {
         w.Key("LastEvaluatedKey");
         WriteItem(w, *result->next->exclusive_start_key);
@@ -198,6 +215,14 @@ void WriteBatchError(JsonWriter& w, const ApiError& in_any_layer) {
   w.EndObject();
 }
 
+// A member that runs names its table in its answer, whatever comes of it
+// (an item, a failed condition, a duplicate); one refused before it ran
+// does not (captured by the public conformance suite, 2026).
+void WriteBatchTableName(JsonWriter& w, std::string_view table) {
+  w.Key("TableName");
+  WriteString(w, table);
+}
+
 // A SELECT of a batch: one item, by its whole key.
 void RunBatchRead(Context& ctx, const rapidjson::Value& element,
                   const partiql::SelectStatement& select, TableCapacities& consumed,
@@ -206,6 +231,7 @@ void RunBatchRead(Context& ctx, const rapidjson::Value& element,
                          "Select statements within BatchExecuteStatement must specify the "
                          "primary key in the where clause.");
   if (!keyed.ok()) return WriteBatchError(w, keyed.error());
+  WriteBatchTableName(w, select.source.table);
   auto item = ctx.db.GetItem(ctx.caller.ns, select.source.table, keyed->key);
   if (!item.ok()) return WriteBatchError(w, FromStatus(item.status()));
   bool consistent = RequestReader(element).Bool("ConsistentRead").value_or(false);
@@ -224,8 +250,6 @@ void RunBatchStatement(Context& ctx, const rapidjson::Value& element,
                        ApiResult<partiql::Statement>& statement, TableCapacities& consumed,
                        JsonWriter& w) {
   if (!statement.ok()) return WriteBatchError(w, statement.error());
-  w.Key("TableName");
-  WriteString(w, partiql::TableOf(*statement));
   if (const auto* select = std::get_if<partiql::SelectStatement>(&*statement)) {
     return RunBatchRead(ctx, element, *select, consumed, w);
   }
@@ -233,6 +257,7 @@ void RunBatchStatement(Context& ctx, const rapidjson::Value& element,
   if (!old_on_failure.ok()) return WriteBatchError(w, old_on_failure.error());
   auto action = WriteAction(ctx, *statement, *old_on_failure);
   if (!action.ok()) return WriteBatchError(w, action.error());
+  WriteBatchTableName(w, partiql::TableOf(*statement));
   auto result = RunWrite(ctx, *action);
   if (!result.ok()) return WriteBatchError(w, result.error());
   consumed.Add(result->consumption);

@@ -140,6 +140,32 @@ Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const 
   return projected;
 }
 
+namespace {
+
+Status EmptyIndexKeyError(const IndexSchema& index, const KeyElement& element,
+                          const AttributeValue& value) {
+  return Status::InvalidArgument(
+      "One or more parameter values are not valid. A value specified for a secondary index key "
+      "is not supported. The AttributeValue for a key attribute cannot contain an empty " +
+      std::string(value.is<Binary>() ? "binary" : "string") + " value. IndexName: " +
+      index.name + ", IndexKey: " + element.name);
+}
+
+}  // namespace
+
+Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item) {
+  for (const IndexSchema* index : AllIndexes(schema)) {
+    for (const KeyElement* element : IndexKeyElements(*index)) {
+      auto it = item.find(element->name);
+      if (it != item.end() && HasScalarType(it->second, element->type) &&
+          IsEmptyKeyValue(it->second)) {
+        return EmptyIndexKeyError(*index, *element, it->second);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression) {
   for (const IndexSchema* index : AllIndexes(schema)) {
     for (const KeyElement* element : IndexKeyElements(*index)) {
@@ -157,13 +183,7 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
             " Actual: " + std::string(TypeName(it->second.type())) + " IndexName: " +
             index->name);
       }
-      if (IsEmptyKeyValue(it->second)) {
-        return Status::InvalidArgument(
-            "One or more parameter values are not valid. A value specified for a secondary "
-            "index key is not supported. The AttributeValue for a key attribute cannot contain "
-            "an empty " + std::string(it->second.is<Binary>() ? "binary" : "string") +
-            " value. IndexName: " + index->name + ", IndexKey: " + element->name);
-      }
+      if (IsEmptyKeyValue(it->second)) return EmptyIndexKeyError(*index, *element, it->second);
     }
     // An LSI entry belongs to the item's collection, so its oversized sort
     // key refuses the write; a GSI simply leaves the item out (IndexEntryKey).

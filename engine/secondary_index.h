@@ -70,6 +70,11 @@ bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::str
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
 
+// ValidateIndexKeys' check for an empty string or binary alone (of a value
+// of the key's type): the one a transaction answers for the whole request
+// rather than as an action's cancellation reason.
+Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item);
+
 // The names of every attribute the attribute definitions declare: the key
 // attributes of the table and its indexes, and the search schema
 // attributes of its vector indexes.

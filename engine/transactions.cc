@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "engine/item_reads.h"
+#include "engine/secondary_index.h"
 
 namespace ddb::engine {
 namespace {
@@ -91,9 +92,15 @@ Result<TransactWriteOutcome> Transactions::Write(std::string_view ns,
     if (!mutation.ok()) {
       outcome.reasons[i] = mutation.status();
       cancel = true;
-    } else {
-      mutations[i] = std::move(mutation).value();
+      continue;
     }
+    // A new item with an empty secondary index key fails the whole request;
+    // a wrong-typed one is the action's cancellation reason (both captured
+    // by the public conformance suite, 2026).
+    if (mutation->kind == Mutation::Kind::kPut) {
+      DDB_RETURN_IF_ERROR(CheckIndexKeysNotEmpty(*targets[i].schema, mutation->put_item()));
+    }
+    mutations[i] = std::move(mutation).value();
   }
   if (cancel) return outcome;
 

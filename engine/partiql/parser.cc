@@ -207,8 +207,17 @@ std::optional<Statement> Parser::ParseInsert() {
       "Unsupported format in item expression. Please use struct format {...} to express item "
       "values for insert statement.";
   if (!ExpectKeyword("INTO")) return std::nullopt;
+  const Token table_token = Peek();
   auto source = ParseSource(true);
-  if (!source || !RejectIndex(*source)) return std::nullopt;
+  if (!source) return std::nullopt;
+  // Unlike UPDATE's and DELETE's, INSERT's grammar has no index: DynamoDB
+  // refuses one while parsing, at the table's name, whether or not it names
+  // an index (captured 2026-08; the position is the table name token's).
+  if (!source->index.empty()) {
+    FailAt("FROM clause may only contain a single table name in data manipulation statements",
+           table_token);
+    return std::nullopt;
+  }
   if (AcceptKeyword("VALUES")) {
     Fail(Status::InvalidArgument(
         "Unsupported operation: Inserting multiple items in a single statement is not "
