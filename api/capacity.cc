@@ -107,6 +107,11 @@ Consumption ReadConsumption(const engine::TableSchema& schema, const engine::Ind
   return c;
 }
 
+void AddFetchedItems(Consumption& consumption, const std::vector<size_t>& fetched_sizes,
+                     bool consistent) {
+  for (size_t size : fetched_sizes) consumption.table_units += ReadUnits(size, consistent);
+}
+
 void WriteVectorSearchCapacity(JsonWriter& w, size_t request_bytes) {
   w.StartObject();
   w.Key("VectorSearchRequestBytes");

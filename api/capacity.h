@@ -42,6 +42,11 @@ struct Consumption {
 };
 
 double ReadUnits(size_t bytes, bool consistent, bool transactional = false);
+// Bills the table items a local index read fetched (engine::Page::
+// fetched_sizes) to the table: each a read of the whole item, as DynamoDB
+// documents for LSI queries that name unprojected attributes.
+void AddFetchedItems(Consumption& consumption, const std::vector<size_t>& fetched_sizes,
+                     bool consistent);
 double WriteUnits(size_t bytes, bool transactional = false);
 
 // The cost of writing `new_item` over `old_item` (either may be null): the

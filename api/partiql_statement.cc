@@ -244,10 +244,13 @@ struct PageReader {
   SelectResult result;
   bool fetch_table_items = false;  // a local index read reaches the table's items
   size_t bytes_read = 0;
+  std::vector<size_t> fetched_sizes;  // table items a local index read fetched
   size_t evaluated = 0;
 
   void Keep(const engine::Page& page) {
     bytes_read += page.bytes_read;
+    fetched_sizes.insert(fetched_sizes.end(), page.fetched_sizes.begin(),
+                         page.fetched_sizes.end());
     evaluated += page.items.size();
     for (const Item& item : page.items) {
       if (auto selected = SelectFrom(select, item)) result.items.push_back(std::move(*selected));
@@ -401,6 +404,7 @@ ApiResult<SelectResult> RunSelect(Context& ctx, const partiql::SelectStatement& 
   if (!read.ok()) return read.take_error();
   reader.result.consumption =
       ReadConsumption(**schema, *index, reader.bytes_read, options.consistent);
+  AddFetchedItems(reader.result.consumption, reader.fetched_sizes, options.consistent);
   return std::move(reader.result);
 }
 

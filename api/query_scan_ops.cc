@@ -311,6 +311,7 @@ std::string RenderPage(const engine::Page& page, const ReadRequest& request,
       w.Key("ConsumedCapacity");
       Consumption consumption =
           ReadConsumption(*target.schema, target.index, page.bytes_read, request.consistent);
+      AddFetchedItems(consumption, page.fetched_sizes, request.consistent);
       consumption.table_units = std::max(consumption.table_units, min_read_units);
       WriteCapacity(w, request.consumed_capacity, consumption);
     }

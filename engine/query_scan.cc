@@ -108,9 +108,11 @@ Result<Page> ReadRange(const Store& store, const TableSchema& schema, const Inde
   auto it = store.NewIterator(index ? Family::kIndexes : Family::kItems, lower, upper,
                                 snapshot.get());
   forward ? it->SeekToFirst() : it->SeekToLast();
+  size_t page_bytes = 0;  // what the 1 MB counts: the items as returned
   for (; it->Valid(); forward ? it->Next() : it->Prev()) {
     auto item = DecodeItem(it->value());
     if (!item.ok()) return item.status();
+    page.bytes_read += ItemSize(*item);
     if (index && fetch_table_items) {
       auto stored = store.Get(Family::kItems,
                                 ItemKey(schema.table_id, schema, ExtractKey(schema, *item)),
@@ -120,12 +122,13 @@ Result<Page> ReadRange(const Store& store, const TableSchema& schema, const Inde
         auto whole = DecodeItem(**stored);
         if (!whole.ok()) return whole.status();
         item = std::move(whole);
+        page.fetched_sizes.push_back(ItemSize(*item));
       }
     }
     // DynamoDB's 1 MB counts item sizes (for an index, the projected item).
-    page.bytes_read += ItemSize(*item);
+    page_bytes += ItemSize(*item);
     page.items.push_back(std::move(item).value());
-    if ((limit > 0 && page.items.size() == limit) || page.bytes_read >= kMaxPageBytes) {
+    if ((limit > 0 && page.items.size() == limit) || page_bytes >= kMaxPageBytes) {
       page.last_evaluated_key = PositionKey(schema, index, page.items.back());
       break;
     }

@@ -57,7 +57,10 @@ struct ScanRequest {
 struct Page {
   std::vector<Item> items;                  // every item evaluated, in order
   std::optional<Item> last_evaluated_key;   // set when the read stopped early
-  size_t bytes_read = 0;
+  size_t bytes_read = 0;  // of the table's items, or of the index's entries
+  // The size of each table item a local index read fetched (fetch_table_items),
+  // which DynamoDB bills one by one, as whole-item reads of the table.
+  std::vector<size_t> fetched_sizes;
 };
 
 }  // namespace ddb::engine

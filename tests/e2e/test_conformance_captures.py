@@ -1,8 +1,9 @@
 """Where the public DynamoDB conformance suite (its 2026 captures of the real
 service) found localdynamo answering differently: an INSERT naming an index,
 which batch members name their table, a PartiQL NextToken replayed against
-another index, a transaction's empty secondary index key, and a
-TransactGetItems projection that matches nothing."""
+another index, a transaction's empty secondary index key, a
+TransactGetItems projection that matches nothing, and what a local index
+read that fetches the table's items costs."""
 
 import pytest
 
@@ -112,3 +113,37 @@ def test_transact_get_shows_no_item_when_the_projection_matches_nothing(dynamodb
                  "ProjectionExpression": "v"}}],
     )["Responses"]
     assert responses == [{}, {"Item": {"v": {"N": "1"}}}]
+
+
+def test_a_local_index_read_bills_each_fetched_item_to_the_table(dynamodb, indexed):
+    # DynamoDB documents it: reading a local index for attributes it does not
+    # project reads the index, then each item from the table, billed whole and
+    # one by one. Rows walked count, whatever the filter keeps.
+    pk = {"S": key()}
+    for sk in ("a", "b", "c"):
+        dynamodb.put_item(TableName=indexed, Item={"pk": pk, "sk": {"S": sk},
+                                                   "alt": {"S": "alt-" + sk},
+                                                   "big": {"S": "x" * 5000}})
+
+    def query(**extra):
+        return dynamodb.query(
+            TableName=indexed, IndexName="by-alt", KeyConditionExpression="pk = :p",
+            ExpressionAttributeValues={":p": pk, **extra.pop("values", {})},
+            ReturnConsumedCapacity="INDEXES", **extra)["ConsumedCapacity"]
+
+    fetched = query(ProjectionExpression="big")
+    # Three 5 KB items: 1 unit each eventually consistent; the index's keys: 0.5.
+    assert fetched["Table"]["CapacityUnits"] == 3.0
+    assert fetched["LocalSecondaryIndexes"]["by-alt"]["CapacityUnits"] == 0.5
+    assert query(ProjectionExpression="big", Limit=1)["Table"]["CapacityUnits"] == 1.0
+    assert query(ProjectionExpression="big", ConsistentRead=True)["Table"]["CapacityUnits"] == 6.0
+    filtered = query(ProjectionExpression="big", FilterExpression="big = :none",
+                     values={":none": {"S": "none"}})
+    assert filtered["Table"]["CapacityUnits"] == 3.0
+    # Only what the index holds: nothing is fetched.
+    assert query(ProjectionExpression="alt")["Table"]["CapacityUnits"] == 0.0
+
+    pql = execute(dynamodb, f"SELECT big FROM \"{indexed}\".\"by-alt\" WHERE pk = ?", pk["S"],
+                  ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
+    assert pql["Table"]["CapacityUnits"] == 3.0
+    assert pql["LocalSecondaryIndexes"]["by-alt"]["CapacityUnits"] == 0.5
