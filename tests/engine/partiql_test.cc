@@ -146,8 +146,11 @@ TEST(PartiqlParserTest, InsertRejectsOtherForms) {
   EXPECT_EQ(ErrorOf("INSERT INTO t VALUE {'a': <<1, 'x'>>}"),
             "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in "
             "bags");
+  // INSERT's grammar has no index: refused at the table's name.
   EXPECT_EQ(ErrorOf("INSERT INTO t.i VALUE {'a': 1}"),
-            "This operation is not supported on an index");
+            "FROM clause may only contain a single table name in data manipulation statements "
+            "at 1:13:1");
+  EXPECT_EQ(ErrorOf("DELETE FROM t.i WHERE a = 1"), "This operation is not supported on an index");
 }
 
 TEST(PartiqlParserTest, UpdateCollectsSetRemoveAndReturning) {
