@@ -68,6 +68,10 @@ ApiError ApiError::InvalidValue(std::string current, std::string older) {
 ApiError ApiError::InvalidParameters(const std::string& detail) {
   return Validation("One or more parameter values were invalid: " + detail);
 }
+ApiError ApiError::FilterNotProjected(std::string_view index, const std::string& missing) {
+  return InvalidParameters("Secondary index " + std::string(index) +
+                           " does not project one or more filter attributes: [" + missing + "]");
+}
 ApiError ApiError::Serialization(std::string message) {
   return Make(kCoralService, "SerializationException", std::move(message));
 }

@@ -91,6 +91,9 @@ struct ApiError {
   // A ValidationException reading "One or more parameter values were
   // invalid: <detail>", DynamoDB's form for schema-level problems.
   static ApiError InvalidParameters(const std::string& detail);
+  // A Query's (or a keyed PartiQL SELECT's) filter on attributes `missing`
+  // (UnprojectedNames) that the index `index` does not hold.
+  static ApiError FilterNotProjected(std::string_view index, const std::string& missing);
   static ApiError Serialization(std::string message);
   static ApiError UnknownOperation();
   static ApiError MissingAuthenticationToken();

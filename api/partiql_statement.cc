@@ -221,14 +221,9 @@ ApiResult<bool> CheckKeyedFilterProjected(const engine::TableSchema& schema,
                                           const engine::IndexSchema& index,
                                           const partiql::SelectStatement& select) {
   if (!select.where || !KeyedOn(index, *select.where)) return true;
-  std::string missing;
-  for (const std::string& name : expr::AttributesRead(*select.where)) {
-    if (!engine::IndexProjects(schema, index, name)) missing += (missing.empty() ? "" : ", ") + name;
-  }
+  std::string missing = engine::UnprojectedNames(schema, index, expr::AttributesRead(*select.where));
   if (missing.empty()) return true;
-  return ApiError::Validation("One or more parameter values were invalid: Secondary index " +
-                              index.name + " does not project one or more filter attributes: [" +
-                              missing + "]");
+  return ApiError::FilterNotProjected(index.name, missing);
 }
 
 // Reads one page of a SELECT: a Scan, or Queries of its partitions one after

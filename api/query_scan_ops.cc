@@ -230,13 +230,7 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, ReadOp op, cons
   const engine::IndexSchema* index = target.index;
   if (!index || index->projection.type == engine::ProjectionType::kAll) return select;
   auto unprojected = [&](const std::set<std::string>& names) {
-    std::string missing;
-    for (const auto& name : names) {
-      if (!engine::IndexProjects(*target.schema, *index, name)) {
-        missing += (missing.empty() ? "" : ", ") + name;
-      }
-    }
-    return missing;
+    return engine::UnprojectedNames(*target.schema, *index, names);
   };
   std::set<std::string> wanted;
   if (projection) {
@@ -261,9 +255,7 @@ ApiResult<std::string> ResolveSelect(const ReadRequest& request, ReadOp op, cons
   // Only a Query refuses a filter on what a GSI leaves out; a Scan filters
   // the projected entries, where those attributes are simply absent.
   if (std::string missing = unprojected(filtered); op == ReadOp::kQuery && !missing.empty()) {
-    return ApiError::Validation("One or more parameter values were invalid: Secondary index " +
-                                index->name + " does not project one or more filter attributes: [" +
-                                missing + "]");
+    return ApiError::FilterNotProjected(index->name, missing);
   }
   return select;
 }

@@ -131,6 +131,15 @@ bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::str
   return ProjectionHolds(index.projection, name);
 }
 
+std::string UnprojectedNames(const TableSchema& schema, const IndexSchema& index,
+                             const std::set<std::string>& names) {
+  std::string missing;
+  for (const std::string& name : names) {
+    if (!IndexProjects(schema, index, name)) missing += (missing.empty() ? "" : ", ") + name;
+  }
+  return missing;
+}
+
 Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const Item& item) {
   if (index.projection.type == ProjectionType::kAll) return item;
   Item projected;

@@ -62,6 +62,10 @@ bool ProjectionHolds(const Projection& projection, std::string_view name);
 
 // Whether `index` holds attribute `name` of its items.
 bool IndexProjects(const TableSchema& schema, const IndexSchema& index, std::string_view name);
+// The attributes of `names` that `index` does not hold, as DynamoDB lists
+// them in its refusals ("a, b"); empty when it holds them all.
+std::string UnprojectedNames(const TableSchema& schema, const IndexSchema& index,
+                             const std::set<std::string>& names);
 
 // Index key attributes present in `item` must have their declared type and,
 // for S and B, not be empty; an LSI's must keep within the key size limits
