@@ -4,14 +4,17 @@
 # LOCALDYNAMO_SKIP_SANITIZERS=1; see scripts/test.sh):
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer
 #               at exit), built with clang: every unit test, the whole
-#               end-to-end suite, the JS SDK, reliability and browser tests,
-#               the sanitized binary started by the suites through
+#               end-to-end suite, the JS SDK, MCP, reliability and browser
+#               tests, the sanitized binary started by the suites through
 #               LOCALDYNAMO_BIN; and the libFuzzer targets (30 s each), which
-#               link this build's libraries.
+#               link this build's libraries. The pytest plugin's and the
+#               Vitest/Jest samples stay out: they prove the packages'
+#               start-up glue, and drive the server through requests the
+#               end-to-end suite already makes (a minute of CI between them).
 #   build-tsan  ThreadSanitizer: every unit test, the reliability and browser
 #               tests, and the end-to-end files that drive the server from many
 #               threads at once (the whole suite under TSan costs more CI time
-#               than it finds races).
+#               than it finds races; the integration samples too).
 # Measured on 2 shared cores, clean build dirs: asan 8-9 min to build + 2
 # min of tests, tsan 3-4.5 + 3 min; 15-19 min in all (more on busier cores).
 # Both build in unity batches (CMakeLists.txt, LOCALDYNAMO_UNITY): asan's
@@ -61,7 +64,7 @@ run_asan() {
   # Tells the suites which checks a sanitized server cannot pass (RSS bounds
   # under ASan's quarantine, running out of descriptors under UBSan).
   export LOCALDYNAMO_SANITIZER=address,undefined
-  (cd build-asan && ctest --output-on-failure -j "$jobs")
+  (cd build-asan && ctest --output-on-failure -j "$jobs" -E "^(pytest_plugin|node_integration)$")
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS LOCALDYNAMO_SANITIZER
 }
 
@@ -72,7 +75,7 @@ run_tsan() {
   # The server runs several times slower: the suites' waits and timing
   # tolerances stretch (LOCALDYNAMO_SLOW), memory bounds are not checked.
   export LOCALDYNAMO_SANITIZER=thread LOCALDYNAMO_SLOW=1
-  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk|node_integration")
+  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk|node_integration|pytest_plugin")
   local files=()
   for f in "${tsan_e2e[@]}"; do files+=("tests/e2e/$f"); done
   LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" /usr/bin/python3 -m pytest -q "${files[@]}"
