@@ -51,22 +51,30 @@ ApiResult<const rapidjson::Value*> RequestItems(const rapidjson::Value& request,
   if (r.failed()) return r.error();
   Constraints constraints;
   constraints.NotNull(items != nullptr, "requestItems");
-  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
-  constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
-  // A bad table name among the map's keys breaks the map's key constraint,
-  // which DynamoDB states whole (captured before table ARNs; the map is
-  // echoed in Java's form, its values elided here). BatchWriteItem leaves
-  // it out when an enum is unknown (captured 2026-10).
-  if (items && (!write || constraints.empty())) {
+  // A bad table name among the map's keys breaks the map's key constraint.
+  // BatchGetItem states it once, echoing the map as JSON, ahead of the enums
+  // (captured 2026). BatchWriteItem echoes it in Java's form (captured
+  // before table ARNs; its values elided here, as the reader has already
+  // set its items aside) and leaves it out when an enum is unknown
+  // (captured 2026-10).
+  auto check_names = [&] {
+    if (!items) return;
     for (const auto& table : items->GetObject()) {
       if (!BadTableName(View(table.name))) continue;
-      constraints.Violation("'{" + std::string(View(table.name)) + "=...}'", "requestItems",
+      std::string echo = write ? "'{" + std::string(View(table.name)) + "=...}'"
+                               : "'" + CompactJson(*items) + "'";
+      constraints.Violation(echo, "requestItems",
                             "Map keys must satisfy constraint: [Member must have length less "
                             "than or equal to 255, Member must have length greater than or "
                             "equal to 3, Member must satisfy regular expression pattern: "
                             "[a-zA-Z0-9_.-]+]");
+      if (!write) return;
     }
-  }
+  };
+  if (!write) check_names();
+  constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
+  if (write && constraints.empty()) check_names();
   if (!constraints.empty()) return constraints.ToError();
   if (items->ObjectEmpty()) {
     return ApiError::Validation("The requestItems parameter is required for " +

@@ -55,8 +55,10 @@ ExpressionSpec SpecFor(ItemOp op) {
 
 }  // namespace
 
-ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op) {
+ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op,
+                                       std::string_view member) {
   bool writes = op != ItemOp::kGet;
+  auto at = [member](std::string_view path) { return std::string(member) + std::string(path); };
   RequestReader r(request);
   auto table = r.String("TableName");
   const rapidjson::Value* attributes_json = r.Object(op == ItemOp::kPut ? "Item" : "Key");
@@ -65,38 +67,46 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   auto consumed = r.String("ReturnConsumedCapacity");
   auto metrics = r.String("ReturnItemCollectionMetrics");
   auto consistent = r.Bool("ConsistentRead");  // reads are always consistent; capacity differs
+  auto conditional_operator =
+      writes && member.empty() ? r.String("ConditionalOperator") : std::nullopt;
   if (r.failed()) return r.error();
 
   // Every violation is reported, in the order DynamoDB lists them: captured
   // for the enums of PutItem (ReturnValues, ReturnConsumedCapacity,
   // ReturnItemCollectionMetrics), DeleteItem (ReturnValues,
-  // ReturnConsumedCapacity) and UpdateItem (ReturnConsumedCapacity,
-  // ReturnValues), and for PutItem's ReturnValues before its TableName; the
-  // places of the members no capture shows together are inferred.
+  // ReturnConsumedCapacity), for PutItem's ReturnValues before its
+  // TableName, and for UpdateItem's ReturnConsumedCapacity, TableName,
+  // ReturnValues, ConditionalOperator and Key (2026-10); the places of the
+  // members no capture shows together are inferred.
   Constraints constraints;
   auto check_return_values = [&] {
     if (writes) {
-      constraints.Enum(return_values, "returnValues",
+      constraints.Enum(return_values, at("returnValues"),
                        {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"});
     }
   };
   auto check_consumed = [&] {
-    constraints.Enum(consumed, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+    constraints.Enum(consumed, at("returnConsumedCapacity"), {"INDEXES", "TOTAL", "NONE"});
   };
+  auto check_table = [&] { constraints.TableNameOrArn(table, at("tableName")); };
   if (op == ItemOp::kUpdate) {
     check_consumed();
+    check_table();
     check_return_values();
   } else if (writes) {
     check_return_values();
     check_consumed();
   }
   if (writes) {
-    constraints.Enum(metrics, "returnItemCollectionMetrics", {"SIZE", "NONE"});
-    constraints.Enum(on_failure, "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
+    constraints.Enum(metrics, at("returnItemCollectionMetrics"), {"SIZE", "NONE"});
+    constraints.Enum(on_failure, at("returnValuesOnConditionCheckFailure"), {"ALL_OLD", "NONE"});
   }
-  constraints.TableNameOrArn(table);
+  if (op != ItemOp::kUpdate) check_table();
   if (!writes) check_consumed();
-  constraints.NotNull(attributes_json != nullptr, op == ItemOp::kPut ? "item" : "key");
+  // The legacy Expected's operator (ReadLegacy checks it again with the
+  // rest of the legacy parameters); a transaction's actions have none.
+  constraints.Enum(conditional_operator, "conditionalOperator", {"OR", "AND"});
+  constraints.NotNull(attributes_json != nullptr, at(op == ItemOp::kPut ? "item" : "key"));
   if (!constraints.empty()) return constraints.ToError();
 
   ItemRequest parsed;

@@ -49,7 +49,10 @@ struct ItemRequest {
 };
 
 // Reads `request` as the `op` request; DynamoDB's validation errors.
-ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op);
+// `member` places a transaction's action in their paths
+// ("transactItems.2.member.update." + "tableName"), as DynamoDB does.
+ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp op,
+                                       std::string_view member = {});
 
 // Checks the request's condition against the current item inside the write;
 // on failure keeps the item for ReturnValuesOnConditionCheckFailure.

@@ -52,7 +52,15 @@ ApiResult<ReadRequest> ReadCommon(const rapidjson::Value& request, ReadOp op) {
   auto total = op == ReadOp::kScan ? r.Integer("TotalSegments") : std::nullopt;
   const rapidjson::Value* start_json = r.Object("ExclusiveStartKey");
   auto consumed = r.String("ReturnConsumedCapacity");
+  auto conditional = op == ReadOp::kQuery ? r.String("ConditionalOperator") : std::nullopt;
   if (r.failed()) return r.error();
+  // Query checks ConditionalOperator first, alone and bare, in a newer form
+  // whose set reads [ALL, OR] (captured 2026-10 in two regions, over an
+  // unknown Select).
+  if (conditional && *conditional != "AND" && *conditional != "OR") {
+    return ApiError::Validation(
+        "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]");
+  }
 
   Constraints constraints;
   constraints.TableNameOrArn(table);

@@ -51,11 +51,16 @@ ApiResult<const rapidjson::Value*> ReadTransactItems(const rapidjson::Value& req
 }
 
 ApiResult<std::vector<TransactAction>> ReadActions(const rapidjson::Value& items) {
-  static constexpr std::pair<const char*, ItemOp> kKinds[] = {
-      {"ConditionCheck", ItemOp::kConditionCheck},
-      {"Put", ItemOp::kPut},
-      {"Delete", ItemOp::kDelete},
-      {"Update", ItemOp::kUpdate}};
+  // Each kind's member name, and how DynamoDB's validation paths spell it.
+  struct Kind {
+    const char* name;
+    const char* path;
+    ItemOp op;
+  };
+  static constexpr Kind kKinds[] = {{"ConditionCheck", "conditionCheck", ItemOp::kConditionCheck},
+                                    {"Put", "put", ItemOp::kPut},
+                                    {"Delete", "delete", ItemOp::kDelete},
+                                    {"Update", "update", ItemOp::kUpdate}};
   std::vector<TransactAction> actions;
   size_t i = 0;
   for (const auto& element : items.GetArray()) {
@@ -64,15 +69,23 @@ ApiResult<std::vector<TransactAction>> ReadActions(const rapidjson::Value& items
     const rapidjson::Value* body = nullptr;
     TransactAction action;
     int kinds = 0;
-    for (auto [name, op] : kKinds) {
-      auto it = element.FindMember(name);
+    std::string member;  // "transactItems.<i>.member.<kind>."
+    for (const Kind& kind : kKinds) {
+      auto it = element.FindMember(kind.name);
       if (it == element.MemberEnd() || it->value.IsNull()) continue;
       if (!it->value.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
       ++kinds;
       body = &it->value;
-      action.op = op;
+      action.op = kind.op;
+      member = "transactItems." + std::to_string(i) + ".member." + kind.path + ".";
     }
-    if (kinds != 1) {
+    if (kinds == 0) {
+      // us-east-1's sentence (captured 2026); eu-west-2 has begun answering
+      // it as a constraint on transactItems.
+      return ApiError::Validation(
+          "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request");
+    }
+    if (kinds > 1) {
       return ApiError::Validation(
           "TransactItems can only contain one of Check, Put, Update or Delete");
     }
@@ -80,12 +93,11 @@ ApiResult<std::vector<TransactAction>> ReadActions(const rapidjson::Value& items
       auto it = body->FindMember("ConditionExpression");
       if (it == body->MemberEnd() || it->value.IsNull()) {
         Constraints constraints;
-        constraints.NotNull(false, "transactItems." + std::to_string(i) +
-                                       ".member.conditionCheck.conditionExpression");
+        constraints.NotNull(false, member + "conditionExpression");
         return constraints.ToError();
       }
     }
-    auto request = ReadItemRequest(*body, action.op);
+    auto request = ReadItemRequest(*body, action.op, member);
     if (!request.ok()) return request.take_error();
     action.request = std::move(request).value();
     actions.push_back(std::move(action));
@@ -117,7 +129,9 @@ namespace {
 // The Get members of TransactGetItems, each its own ItemRequest.
 ApiResult<std::vector<ItemRequest>> ReadGets(const rapidjson::Value& items) {
   std::vector<ItemRequest> gets;
+  size_t i = 0;
   for (const auto& element : items.GetArray()) {
+    ++i;
     if (!element.IsObject()) return ApiError::Serialization("Unexpected value type in payload");
     auto it = element.FindMember("Get");
     if (it == element.MemberEnd() || !it->value.IsObject()) {
@@ -125,7 +139,8 @@ ApiResult<std::vector<ItemRequest>> ReadGets(const rapidjson::Value& items) {
       constraints.NotNull(false, "transactItems.member.get");
       return constraints.ToError();
     }
-    auto get = ReadItemRequest(it->value, ItemOp::kGet);
+    auto get =
+        ReadItemRequest(it->value, ItemOp::kGet, "transactItems." + std::to_string(i) + ".member.get.");
     if (!get.ok()) return get.take_error();
     gets.push_back(std::move(get).value());
   }

@@ -48,7 +48,6 @@ ApiResult<engine::VectorIndexSchema> ParseVectorIndex(const rapidjson::Value& js
     if (attribute) constraints.Length(*attribute, path + ".vectorAttribute.attributeName", 1, 255);
   }
   constraints.NotNull(dimensions.has_value(), path + ".dimensions");
-  constraints.Range(dimensions, path + ".dimensions", 1, kMaxVectorDimensions);
   constraints.NotNull(distance.has_value(), path + ".distanceFunction");
   constraints.Enum(distance, path + ".distanceFunction", {"DOT_PRODUCT", "COSINE", "EUCLIDEAN"});
   constraints.NotNull(projection_json != nullptr, path + ".projection");
@@ -57,6 +56,12 @@ ApiResult<engine::VectorIndexSchema> ParseVectorIndex(const rapidjson::Value& js
                           "Member must have length greater than or equal to 1");
   }
   if (!constraints.empty()) return constraints.ToError();
+  // The service's own check, not a constraint on the member (captured
+  // 2026-08 for 4097; below 1 inferred to read the same).
+  if (*dimensions < 1 || *dimensions > kMaxVectorDimensions) {
+    return ApiError::InvalidParameters("Number of dimensions must be between 1 and " +
+                                       std::to_string(kMaxVectorDimensions) + " inclusive.");
+  }
 
   engine::VectorIndexSchema index;
   index.name = std::string(*name);
@@ -140,6 +145,20 @@ ApiResult<std::pair<std::string_view, const rapidjson::Value*>> ReadVectorIndexA
   return action;
 }
 
+// Vector indexes on one attribute read it as one vector: their dimensions
+// must agree.
+ApiResult<bool> CheckSameDimensions(const engine::TableSchema& schema,
+                                    const engine::VectorIndexSchema& index) {
+  for (const auto& other : schema.vector_indexes) {
+    if (other.vector_attribute == index.vector_attribute && other.dimensions != index.dimensions) {
+      return ApiError::InvalidParameters(
+          "Conflicting attribute definition for '" + index.vector_attribute +
+          "'. All VectorIndexes on the same vector attribute must use the same dimensions.");
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 ApiResult<bool> CheckVectorIndexBilling(const engine::TableSchema& schema) {
@@ -160,6 +179,8 @@ ApiResult<bool> ParseVectorIndexes(const rapidjson::Value* json, engine::TableSc
     auto index = ParseVectorIndex(index_json, schema,
                                   "vectorIndexes." + std::to_string(++i) + ".member");
     if (!index.ok()) return index.take_error();
+    auto same = CheckSameDimensions(schema, *index);
+    if (!same.ok()) return same;
     schema.vector_indexes.push_back(std::move(index).value());
   }
   return true;
@@ -203,6 +224,8 @@ ApiResult<std::vector<std::string>> ApplyVectorIndexUpdates(const rapidjson::Val
       if (engine::FindIndex(schema, index->name) || engine::FindVectorIndex(schema, index->name)) {
         return ApiError::Validation("Attempting to create an index which already exists");
       }
+      auto same = CheckSameDimensions(schema, *index);
+      if (!same.ok()) return same.take_error();
       // The search schema's definitions join the table's.
       for (const auto& element : index->search_schema) {
         if (!FindDefinition(schema.attribute_definitions, element.name)) {

@@ -149,18 +149,14 @@ Item ProjectForIndex(const TableSchema& schema, const IndexSchema& index, const 
   return projected;
 }
 
-namespace {
-
-Status EmptyIndexKeyError(const IndexSchema& index, const KeyElement& element,
+Status EmptyIndexKeyError(std::string_view index, std::string_view key,
                           const AttributeValue& value) {
   return Status::InvalidArgument(
       "One or more parameter values are not valid. A value specified for a secondary index key "
       "is not supported. The AttributeValue for a key attribute cannot contain an empty " +
       std::string(value.is<Binary>() ? "binary" : "string") + " value. IndexName: " +
-      index.name + ", IndexKey: " + element.name);
+      std::string(index) + ", IndexKey: " + std::string(key));
 }
-
-}  // namespace
 
 Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item) {
   for (const IndexSchema* index : AllIndexes(schema)) {
@@ -168,7 +164,7 @@ Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item) {
       auto it = item.find(element->name);
       if (it != item.end() && HasScalarType(it->second, element->type) &&
           IsEmptyKeyValue(it->second)) {
-        return EmptyIndexKeyError(*index, *element, it->second);
+        return EmptyIndexKeyError(index->name, element->name, it->second);
       }
     }
   }
@@ -192,7 +188,7 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
             " Actual: " + std::string(TypeName(it->second.type())) + " IndexName: " +
             index->name);
       }
-      if (IsEmptyKeyValue(it->second)) return EmptyIndexKeyError(*index, *element, it->second);
+      if (IsEmptyKeyValue(it->second)) return EmptyIndexKeyError(index->name, element->name, it->second);
     }
     // An LSI entry belongs to the item's collection, so its oversized sort
     // key refuses the write; a GSI simply leaves the item out (IndexEntryKey).

@@ -79,6 +79,11 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
 // rather than as an action's cancellation reason.
 Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item);
 
+// DynamoDB's refusal of an empty string or binary `value` in the key
+// attribute `key` of the index `index` (a vector index's HASH element too).
+Status EmptyIndexKeyError(std::string_view index, std::string_view key,
+                          const AttributeValue& value);
+
 // The names of every attribute the attribute definitions declare: the key
 // attributes of the table and its indexes, and the search schema
 // attributes of its vector indexes.

@@ -21,6 +21,12 @@ Status Invalid(const std::string& detail) {
   return Status::InvalidArgument("One or more parameter values were invalid: " + detail);
 }
 
+// A written vector's shape errors put a period after "invalid", where
+// DynamoDB's other refusals put a colon (captured 2026-08, eu-west-2).
+Status InvalidVector(const std::string& detail) {
+  return Status::InvalidArgument("One or more parameter values were invalid. " + detail);
+}
+
 }  // namespace
 
 const VectorIndexSchema* FindVectorIndex(const TableSchema& schema, std::string_view name) {
@@ -142,31 +148,39 @@ std::string FloatText(float value) {
 Result<std::optional<VectorRow>> VectorRowOf(const VectorIndexSchema& index, const Item& item) {
   for (const SearchSchemaElement& element : index.search_schema) {
     auto it = item.find(element.name);
-    if (it == item.end() || HasScalarType(it->second, element.scalar_type)) continue;
-    return Invalid("Type mismatch for Index Key " + element.name + " Expected: " +
-                   std::string(ScalarTypeName(element.scalar_type)) + " Actual: " +
-                   std::string(TypeName(it->second.type())) + " IndexName: " + index.name);
+    if (it == item.end()) continue;
+    if (!HasScalarType(it->second, element.scalar_type)) {
+      return Invalid("Type mismatch for Index Key " + element.name + " Expected: " +
+                     std::string(ScalarTypeName(element.scalar_type)) + " Actual: " +
+                     std::string(TypeName(it->second.type())) + " IndexName: " + index.name);
+    }
+    if (element.type == SearchSchemaType::kHash && IsEmptyKeyValue(it->second)) {
+      return EmptyIndexKeyError(index.name, element.name, it->second);
+    }
   }
   auto vector = item.find(index.vector_attribute);
   if (vector == item.end()) return std::optional<VectorRow>();
-  auto wrong_type = [&] {
-    return Invalid("Invalid type for parameter " + index.vector_attribute +
-                   ", Expected: a list of 32-bit floating-point numbers. IndexName: " + index.name);
-  };
-  if (!vector->second.is<List>()) return wrong_type();
+  if (!vector->second.is<List>()) {
+    return InvalidVector("Invalid type for parameter " + index.vector_attribute +
+                         ", Expected: 32-bit floating point number list IndexName: " + index.name);
+  }
   const List& list = vector->second.as<List>();
   VectorRow row;
   row.vector.reserve(list.size());
-  for (const AttributeValue& element : list) {
+  for (size_t i = 0; i < list.size(); ++i) {
     float component;
-    const Number* number = std::get_if<Number>(&element.variant());
-    if (!number || !NearestFloat(*number, &component)) return wrong_type();
+    const Number* number = std::get_if<Number>(&list[i].variant());
+    if (!number || !NearestFloat(*number, &component)) {
+      return InvalidVector("Invalid type for parameter " + index.vector_attribute + "[" +
+                           std::to_string(i) + "], Expected: 32-bit floating point number, Actual: " +
+                           std::string(TypeName(list[i].type())) + ". IndexName: " + index.name);
+    }
     row.vector.push_back(component);
   }
   if (list.size() != index.dimensions) {
-    return Invalid("Invalid size for parameter " + index.vector_attribute + ", Expected: " +
-                   std::to_string(index.dimensions) + ", Actual: " + std::to_string(list.size()) +
-                   ". IndexName: " + index.name);
+    return InvalidVector("Invalid size for parameter " + index.vector_attribute + ", Expected: " +
+                         std::to_string(index.dimensions) + ", Actual: " +
+                         std::to_string(list.size()) + " IndexName: " + index.name);
   }
   row.filter_values.reserve(index.search_schema.size());
   for (const SearchSchemaElement& element : index.search_schema) {

@@ -2,12 +2,14 @@
 service) found localdynamo answering differently: an INSERT naming an index,
 which batch members name their table, a PartiQL NextToken replayed against
 another index, a transaction's empty secondary index key, a
-TransactGetItems projection that matches nothing, and what a local index
-read that fetches the table's items costs."""
+TransactGetItems projection that matches nothing, what a local index
+read that fetches the table's items costs, where a transaction's action and
+UpdateItem's members stand in a validation message, and Query's legacy
+ConditionalOperator."""
 
 import pytest
 
-from .e2e_util import exact, expect_error, key
+from .e2e_util import exact, expect_error, key, raw_op
 from .partiql_util import VE, execute
 
 EMPTY_INDEX_KEY = ("One or more parameter values are not valid. A value specified for a "
@@ -147,3 +149,69 @@ def test_a_local_index_read_bills_each_fetched_item_to_the_table(dynamodb, index
                   ReturnConsumedCapacity="INDEXES")["ConsumedCapacity"]
     assert pql["Table"]["CapacityUnits"] == 3.0
     assert pql["LocalSecondaryIndexes"]["by-alt"]["CapacityUnits"] == 0.5
+
+
+BAD_NAME = ("1 validation error detected: Value 'bad!name' at 'transactItems.{}.tableName' "
+            "failed to satisfy constraint: Member must satisfy regular expression pattern: "
+            "[a-zA-Z0-9_.-]+")
+
+
+def test_a_transactions_validation_names_the_action(server_url, indexed):
+    pk = key()
+    put = {"Put": {"TableName": indexed, "Item": {"pk": {"S": pk}, "sk": {"S": "s"}}}}
+    for items, place in (
+            ([{"Update": {"TableName": "bad!name", "Key": {"pk": {"S": "a"}},
+                          "UpdateExpression": "SET a = :a",
+                          "ExpressionAttributeValues": {":a": {"S": "x"}}}}], "1.member.update"),
+            ([put, {"Delete": {"TableName": "bad!name", "Key": {"pk": {"S": "a"}}}}],
+             "2.member.delete"),
+            ([put, {"ConditionCheck": {"TableName": "bad!name", "Key": {"pk": {"S": "a"}},
+                                       "ConditionExpression": "attribute_exists(pk)"}}],
+             "2.member.conditionCheck")):
+        status, body = raw_op(server_url, "TransactWriteItems", {"TransactItems": items})
+        assert status == 400 and body["message"] == BAD_NAME.format(place), body
+    status, body = raw_op(server_url, "TransactGetItems", {"TransactItems": [
+        {"Get": {"TableName": indexed, "Key": {"pk": {"S": pk}, "sk": {"S": "s"}}}},
+        {"Get": {"TableName": "bad!name", "Key": {"pk": {"S": "a"}}}}]})
+    assert status == 400 and body["message"] == BAD_NAME.format("2.member.get"), body
+    # An action with no operation: us-east-1's sentence.
+    status, body = raw_op(server_url, "TransactWriteItems", {"TransactItems": [put, {}]})
+    assert status == 400 and body["message"] == (
+        "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+    status, body = raw_op(server_url, "GetItem", {
+        "TableName": indexed, "Key": {"pk": {"S": pk}, "sk": {"S": "s"}}})
+    assert "Item" not in body
+
+
+def test_update_item_lists_its_violations_in_member_order(server_url):
+    enum = "Value 'INVALID' at '{}' failed to satisfy constraint: Member must satisfy enum value set: {}"
+    no_key = "Value null at 'key' failed to satisfy constraint: Member must not be null"
+    status, body = raw_op(server_url, "UpdateItem", {
+        "TableName": "", "UpdateExpression": "SET a = :a",
+        "ExpressionAttributeValues": {":a": {"S": "x"}},
+        "ReturnConsumedCapacity": "INVALID", "ReturnValues": "INVALID"})
+    assert status == 400 and body["message"] == (
+        "4 validation errors detected: "
+        + enum.format("returnConsumedCapacity", "[INDEXES, TOTAL, NONE]") + "; "
+        + "Value '' at 'tableName' failed to satisfy constraint: Member must have length "
+          "greater than or equal to 1; "
+        + enum.format("returnValues", "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
+        + "; " + no_key), body
+    # The legacy ConditionalOperator joins the missing key.
+    status, body = raw_op(server_url, "UpdateItem", {
+        "TableName": "no-such-table", "AttributeUpdates": {"x": {"Action": "PUT", "Value": {"S": "1"}}},
+        "Expected": {"a": {"Exists": False}, "b": {"Exists": False}},
+        "ConditionalOperator": "XOR"})
+    assert status == 400 and body["message"] == (
+        "2 validation errors detected: Value 'XOR' at 'conditionalOperator' failed to satisfy "
+        "constraint: Member must satisfy enum value set: [OR, AND]; " + no_key), body
+
+
+def test_query_reports_an_unknown_conditional_operator_first_and_alone(server_url):
+    status, body = raw_op(server_url, "Query", {
+        "TableName": "no-such-table",
+        "KeyConditions": {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
+        "QueryFilter": {"b": {"ComparisonOperator": "NULL"}, "c": {"ComparisonOperator": "NULL"}},
+        "ConditionalOperator": "XOR", "Select": "BOGUS"})
+    assert status == 400 and body["__type"].endswith(VE) and body["message"] == (
+        "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"), body

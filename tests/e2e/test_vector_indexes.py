@@ -63,9 +63,12 @@ def test_create_table_describes_vector_indexes(server_url):
      "failed to satisfy constraint: Member must satisfy enum value set: [DOT_PRODUCT, COSINE, "
      "EUCLIDEAN]", "ValidationException"),
     (lambda r: r["VectorIndexes"][0].update(Dimensions=4097),
-     "1 validation error detected: Value '4097' at 'vectorIndexes.1.member.dimensions' failed to "
-     "satisfy constraint: Member must have value less than or equal to 4096",
-     "ValidationException"),
+     INVALID + "Number of dimensions must be between 1 and 4096 inclusive.", "ValidationException"),
+    (lambda r: r["VectorIndexes"][0].update(Dimensions=0),
+     INVALID + "Number of dimensions must be between 1 and 4096 inclusive.", "ValidationException"),
+    (lambda r: r["VectorIndexes"].append(vector_index("vix2", dimensions=5)),
+     INVALID + "Conflicting attribute definition for 'v'. All VectorIndexes on the same vector "
+     "attribute must use the same dimensions.", "ValidationException"),
     (lambda r: r["VectorIndexes"].append(vector_index()),
      INVALID + "Duplicate index name: vix", "ValidationException"),
 ])

@@ -173,15 +173,26 @@ def test_ttl_expiry_removes_from_the_index(start_server):
 def test_writes_with_a_bad_vector_are_refused(server_url):
     table, _ = create_vector_table(server_url, [vector_index(search_schema=[("tenant", "HASH")])],
                                    definitions=[("tenant", "S")])
+    # The texts captured in eu-west-2 (2026-08): a period after "invalid".
     with expect_error("ValidationException", exact(
-            "One or more parameter values were invalid: Invalid size for parameter v, "
-            "Expected: 3, Actual: 2. IndexName: vix")):
+            "One or more parameter values were invalid. Invalid size for parameter v, "
+            "Expected: 3, Actual: 2 IndexName: vix")):
         put(server_url, table, "short", [1, 0], tenant={"S": "a"})
-    for bad in ({"S": "not a vector"}, {"L": [{"N": "1"}, {"S": "x"}, {"N": "1"}]},
-                {"L": [{"N": "1e39"}, {"N": "0"}, {"N": "0"}]}):
-        with expect_error("ValidationException", "Invalid type for parameter v"):
+    element = ("One or more parameter values were invalid. Invalid type for parameter v[{}], "
+               "Expected: 32-bit floating point number, Actual: {}. IndexName: vix")
+    for bad, message in (
+            ({"S": "not a vector"}, "One or more parameter values were invalid. Invalid type for "
+             "parameter v, Expected: 32-bit floating point number list IndexName: vix"),
+            ({"L": [{"N": "1"}, {"S": "x"}, {"N": "1"}]}, element.format(1, "S")),
+            ({"L": [{"N": "0"}, {"N": "0"}, {"N": "1e39"}]}, element.format(2, "N"))):
+        with expect_error("ValidationException", exact(message)):
             raw_call(server_url, "PutItem", {"TableName": table, "Item": {
                 "pk": {"S": "bad"}, "tenant": {"S": "a"}, "v": bad}})
+    with expect_error("ValidationException", exact(
+            "One or more parameter values are not valid. A value specified for a secondary index "
+            "key is not supported. The AttributeValue for a key attribute cannot contain an empty "
+            "string value. IndexName: vix, IndexKey: tenant")):
+        put(server_url, table, "empty", [1, 0, 0], tenant={"S": ""})
     with expect_error("ValidationException", exact(
             "One or more parameter values were invalid: Type mismatch for Index Key tenant "
             "Expected: S Actual: N IndexName: vix")):
