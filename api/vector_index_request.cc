@@ -1,6 +1,7 @@
 #include "api/vector_index_request.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "api/create_table_request.h"
@@ -48,6 +49,9 @@ ApiResult<engine::VectorIndexSchema> ParseVectorIndex(const rapidjson::Value& js
     if (attribute) constraints.Length(*attribute, path + ".vectorAttribute.attributeName", 1, 255);
   }
   constraints.NotNull(dimensions.has_value(), path + ".dimensions");
+  // Below 1 is the member's constraint; above the maximum, the service's
+  // sentence (below).
+  constraints.Range(dimensions, path + ".dimensions", 1, INT64_MAX);
   constraints.NotNull(distance.has_value(), path + ".distanceFunction");
   constraints.Enum(distance, path + ".distanceFunction", {"DOT_PRODUCT", "COSINE", "EUCLIDEAN"});
   constraints.NotNull(projection_json != nullptr, path + ".projection");
@@ -57,8 +61,8 @@ ApiResult<engine::VectorIndexSchema> ParseVectorIndex(const rapidjson::Value& js
   }
   if (!constraints.empty()) return constraints.ToError();
   // The service's own check, not a constraint on the member (captured
-  // 2026-08 for 4097; below 1 inferred to read the same).
-  if (*dimensions < 1 || *dimensions > kMaxVectorDimensions) {
+  // 2026-08 for 4097).
+  if (*dimensions > kMaxVectorDimensions) {
     return ApiError::InvalidParameters("Number of dimensions must be between 1 and " +
                                        std::to_string(kMaxVectorDimensions) + " inclusive.");
   }

@@ -65,7 +65,9 @@ def test_create_table_describes_vector_indexes(server_url):
     (lambda r: r["VectorIndexes"][0].update(Dimensions=4097),
      INVALID + "Number of dimensions must be between 1 and 4096 inclusive.", "ValidationException"),
     (lambda r: r["VectorIndexes"][0].update(Dimensions=0),
-     INVALID + "Number of dimensions must be between 1 and 4096 inclusive.", "ValidationException"),
+     "1 validation error detected: Value '0' at 'vectorIndexes.1.member.dimensions' failed to "
+     "satisfy constraint: Member must have value greater than or equal to 1",
+     "ValidationException"),
     (lambda r: r["VectorIndexes"].append(vector_index("vix2", dimensions=5)),
      INVALID + "Conflicting attribute definition for 'v'. All VectorIndexes on the same vector "
      "attribute must use the same dimensions.", "ValidationException"),
