@@ -139,8 +139,8 @@ ApiResult<std::vector<ItemRequest>> ReadGets(const rapidjson::Value& items) {
       constraints.NotNull(false, "transactItems.member.get");
       return constraints.ToError();
     }
-    auto get =
-        ReadItemRequest(it->value, ItemOp::kGet, "transactItems." + std::to_string(i) + ".member.get.");
+    std::string member = "transactItems." + std::to_string(i) + ".member.get.";
+    auto get = ReadItemRequest(it->value, ItemOp::kGet, member);
     if (!get.ok()) return get.take_error();
     gets.push_back(std::move(get).value());
   }

@@ -188,7 +188,9 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
             " Actual: " + std::string(TypeName(it->second.type())) + " IndexName: " +
             index->name);
       }
-      if (IsEmptyKeyValue(it->second)) return EmptyIndexKeyError(index->name, element->name, it->second);
+      if (IsEmptyKeyValue(it->second)) {
+        return EmptyIndexKeyError(index->name, element->name, it->second);
+      }
     }
     // An LSI entry belongs to the item's collection, so its oversized sort
     // key refuses the write; a GSI simply leaves the item out (IndexEntryKey).

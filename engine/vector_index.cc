@@ -172,7 +172,8 @@ Result<std::optional<VectorRow>> VectorRowOf(const VectorIndexSchema& index, con
     const Number* number = std::get_if<Number>(&list[i].variant());
     if (!number || !NearestFloat(*number, &component)) {
       return InvalidVector("Invalid type for parameter " + index.vector_attribute + "[" +
-                           std::to_string(i) + "], Expected: 32-bit floating point number, Actual: " +
+                           std::to_string(i) +
+                           "], Expected: 32-bit floating point number, Actual: " +
                            std::string(TypeName(list[i].type())) + ". IndexName: " + index.name);
     }
     row.vector.push_back(component);
