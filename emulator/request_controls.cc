@@ -1,11 +1,14 @@
 #include "emulator/request_controls.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/json_reader.h"
+#include "engine/attribute_value.h"
 
 namespace ddb::emulator {
 namespace {
@@ -40,7 +43,9 @@ api::Response InjectError(engine::Database& db, const api::Caller& caller, std::
     }
   }
   if (shape.batch && api::IsThrottling(fault.type)) {
-    return DispatchHoldingBack(db, caller, target, doc, HitTables(shape, fault));
+    std::map<std::string, size_t> none_kept;
+    for (const auto& table : HitTables(shape, fault)) none_kept[table] = 0;
+    return DispatchHoldingBack(db, caller, target, doc, none_kept);
   }
   return ErrorResponse(error);
 }
@@ -122,7 +127,58 @@ void NoteThrottledKeys(engine::Database& db, const api::Caller& caller, const ra
   }
 }
 
+// The units one request of a batch is expected to take, to decide before it
+// runs whether the table's buckets still hold enough for it: a put its
+// item's size in 1 KB units, a delete one unit, a key read half a unit
+// (a whole one consistently). The charge itself comes afterwards, from what
+// the batch reports it consumed.
+double ExpectedUnits(const rapidjson::Value& request, bool reads, bool consistent) {
+  if (reads) return consistent ? 1.0 : 0.5;
+  auto put = request.IsObject() ? request.FindMember("PutRequest") : request.MemberEnd();
+  if (!request.IsObject() || put == request.MemberEnd() || !put->value.IsObject()) return 1.0;
+  auto item_json = put->value.FindMember("Item");
+  if (item_json == put->value.MemberEnd()) return 1.0;
+  auto item = api::ParseItem(item_json->value);
+  if (!item.ok()) return 1.0;
+  return std::max<double>(1.0, std::ceil(static_cast<double>(engine::ItemSize(*item)) / 1024.0));
+}
+
 }  // namespace
+
+// How many of each admitted table's requests a batch may run: DynamoDB runs
+// a batch's requests one by one, and those that find the table out of
+// capacity come back unprocessed rather than the whole batch being admitted
+// past it. Tables whose requests all fit are not named.
+std::map<std::string, size_t> RequestControls::BatchRequestsThatFit(
+    const api::Caller& caller, const rapidjson::Value& doc, const std::set<std::string>& admitted,
+    bool reads) {
+  std::map<std::string, size_t> kept;
+  auto items = doc.FindMember("RequestItems");
+  if (items == doc.MemberEnd() || !items->value.IsObject()) return kept;
+  for (const auto& [name, entry] : items->value.GetObject()) {
+    std::string table = api::TableNameFromArn(api::View(name));
+    if (!admitted.count(table)) continue;
+    const rapidjson::Value* requests = &entry;
+    bool consistent = false;
+    if (reads) {
+      if (!entry.IsObject()) continue;
+      auto keys = entry.FindMember("Keys");
+      auto strong = entry.FindMember("ConsistentRead");
+      consistent = strong != entry.MemberEnd() && strong->value.IsBool() && strong->value.GetBool();
+      requests = keys == entry.MemberEnd() ? nullptr : &keys->value;
+    }
+    if (!requests || !requests->IsArray()) continue;
+    double headroom = throttle_.Headroom(caller, table, reads);
+    size_t fit = 0;
+    for (const auto& request : requests->GetArray()) {
+      if (headroom <= kEmptyBucket) break;
+      headroom -= ExpectedUnits(request, reads, consistent);
+      ++fit;
+    }
+    if (fit < requests->Size()) kept[table] = fit;
+  }
+  return kept;
+}
 
 api::Response RequestControls::Throttled(const api::Caller& caller, std::string_view target,
                                          rapidjson::Document& doc, const RequestShape& shape) {
@@ -164,8 +220,17 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
   auto& alloc = doc.GetAllocator();
   doc.RemoveMember("ReturnConsumedCapacity");
   doc.AddMember("ReturnConsumedCapacity", "INDEXES", alloc);
-  api::Response ran = held.empty() ? api::Dispatch(db_, caller, target, ToJson(doc))
-                                   : DispatchHoldingBack(db_, caller, target, doc, held);
+  std::map<std::string, size_t> kept;
+  if (shape.batch) {
+    std::set<std::string> admitted;
+    for (const auto& table : seen) {
+      if (!held.count(table)) admitted.insert(table);
+    }
+    kept = BatchRequestsThatFit(caller, doc, admitted, shape.reads);
+  }
+  for (const auto& table : held) kept[table] = 0;
+  api::Response ran = kept.empty() ? api::Dispatch(db_, caller, target, ToJson(doc))
+                                   : DispatchHoldingBack(db_, caller, target, doc, kept);
   if (ran.http_status != 200) return ran;
   rapidjson::Document answer;
   answer.Parse(ran.body.data(), ran.body.size());

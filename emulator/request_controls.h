@@ -15,6 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "api/context.h"
@@ -46,6 +49,10 @@ class RequestControls {
  private:
   api::Response Throttled(const api::Caller& caller, std::string_view target,
                           rapidjson::Document& doc, const RequestShape& shape);
+  std::map<std::string, size_t> BatchRequestsThatFit(const api::Caller& caller,
+                                                     const rapidjson::Value& doc,
+                                                     const std::set<std::string>& admitted,
+                                                     bool reads);
 
   engine::Database& db_;
   FaultRules faults_;

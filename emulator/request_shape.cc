@@ -70,21 +70,41 @@ RequestShape ShapeOf(std::string_view target, const rapidjson::Value& body) {
 
 api::Response DispatchHoldingBack(engine::Database& db, const api::Caller& caller,
                                   std::string_view target, rapidjson::Document& body,
-                                  const std::set<std::string>& held) {
+                                  const std::map<std::string, size_t>& kept) {
   bool writes = target.ends_with("BatchWriteItem");
   const char* unprocessed_name = writes ? "UnprocessedItems" : "UnprocessedKeys";
   auto& alloc = body.GetAllocator();
   rapidjson::Value unprocessed(rapidjson::kObjectType);
+  // A table's requests: BatchWriteItem's list, or BatchGetItem's "Keys".
+  auto requests_of = [writes](rapidjson::Value& entry) -> rapidjson::Value* {
+    if (writes) return entry.IsArray() ? &entry : nullptr;
+    if (!entry.IsObject()) return nullptr;
+    auto keys = entry.FindMember("Keys");
+    return keys != entry.MemberEnd() && keys->value.IsArray() ? &keys->value : nullptr;
+  };
   auto items = body.FindMember("RequestItems");
   if (items != body.MemberEnd() && items->value.IsObject()) {
     for (auto it = items->value.MemberBegin(); it != items->value.MemberEnd();) {
-      if (held.count(api::TableNameFromArn(api::View(it->name)))) {
+      auto found = kept.find(api::TableNameFromArn(api::View(it->name)));
+      rapidjson::Value* requests = requests_of(it->value);
+      if (found == kept.end() || (found->second > 0 && (!requests || found->second >= requests->Size()))) {
+        ++it;  // runs whole
+        continue;
+      }
+      if (found->second == 0) {  // held back whole
         unprocessed.AddMember(rapidjson::Value(it->name, alloc), rapidjson::Value(it->value, alloc),
                               alloc);
         it = items->value.EraseMember(it);
-      } else {
-        ++it;
+        continue;
       }
+      // The first requests run, the rest are left unprocessed (with the
+      // table's other members, such as a BatchGetItem's projection).
+      rapidjson::Value rest(it->value, alloc);
+      rapidjson::Value* rest_requests = requests_of(rest);
+      rest_requests->Erase(rest_requests->Begin(), rest_requests->Begin() + found->second);
+      requests->Erase(requests->Begin() + found->second, requests->End());
+      unprocessed.AddMember(rapidjson::Value(it->name, alloc), rest, alloc);
+      ++it;
     }
   }
   rapidjson::Document answer;

@@ -9,6 +9,7 @@
 
 #include <rapidjson/document.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -32,13 +33,14 @@ struct RequestShape {
 // `target` is the X-Amz-Target header; `body` the parsed request.
 RequestShape ShapeOf(std::string_view target, const rapidjson::Value& body);
 
-// Runs the batch `body` with the requests of the `held` tables left out and
-// answers with them added to UnprocessedItems (BatchWriteItem) or
+// Runs the batch `body` with only the first N requests of each table that
+// `kept` maps to N (0: none of them; tables it does not name run whole), and
+// answers with the others added to UnprocessedItems (BatchWriteItem) or
 // UnprocessedKeys (BatchGetItem). With nothing left to run, answers the
 // empty result without running anything.
 api::Response DispatchHoldingBack(engine::Database& db, const api::Caller& caller,
                                   std::string_view target, rapidjson::Document& body,
-                                  const std::set<std::string>& held);
+                                  const std::map<std::string, size_t>& kept);
 
 // TransactionCanceledException for the transaction `body`: `code` and
 // `message` for the actions on the `hit` tables, None for the others.

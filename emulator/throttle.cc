@@ -1,6 +1,7 @@
 #include "emulator/throttle.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -10,8 +11,6 @@ namespace ddb::emulator {
 namespace {
 
 constexpr double kBurstSeconds = 300;
-// Below this a bucket counts as empty (sums of fractions of units).
-constexpr double kEmpty = 1e-9;
 
 std::string Arn(const api::Caller& caller, std::string_view table, std::string_view index) {
   std::string arn = "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +
@@ -57,6 +56,20 @@ std::optional<Limit> LimitOf(const engine::TableSchema& s, std::string_view inde
                1, true};
 }
 
+// The buckets a request needs: the index's for a read on a GSI, else the
+// table's; for a write the table's and every GSI's ("" names the table's).
+std::vector<std::string> BucketsNeeded(const engine::TableSchema& s, std::string_view index,
+                                       bool reads) {
+  std::vector<std::string> needed;
+  bool on_gsi = std::any_of(s.global_indexes.begin(), s.global_indexes.end(),
+                            [&](const engine::IndexSchema& g) { return g.name == index; });
+  needed.emplace_back(reads && on_gsi ? std::string(index) : "");
+  if (!reads) {
+    for (const auto& g : s.global_indexes) needed.push_back(g.name);
+  }
+  return needed;
+}
+
 }  // namespace
 
 Throttle::Bucket& Throttle::Refill(const Key& key, const std::string& uuid, double units_per_second,
@@ -84,15 +97,7 @@ std::optional<api::ApiError> Throttle::Admit(const api::Caller& caller, std::str
   auto schema = db_.GetSchema(caller.ns, table);
   if (!schema.ok()) return std::nullopt;  // the operation answers for a missing table
   const engine::TableSchema& s = **schema;
-  // The buckets this request needs: the index's for a read on a GSI, else
-  // the table's; for a write the table's and every GSI's.
-  std::vector<std::string> needed;
-  bool on_gsi = std::any_of(s.global_indexes.begin(), s.global_indexes.end(),
-                            [&](const engine::IndexSchema& g) { return g.name == index; });
-  needed.emplace_back(reads && on_gsi ? std::string(index) : "");
-  if (!reads) {
-    for (const auto& g : s.global_indexes) needed.push_back(g.name);
-  }
+  std::vector<std::string> needed = BucketsNeeded(s, index, reads);
   int64_t now = clock_.NowMillis();
   std::vector<api::ThrottlingReason> reasons;
   bool table_empty = false;
@@ -103,7 +108,7 @@ std::optional<api::ApiError> Throttle::Admit(const api::Caller& caller, std::str
     if (!limit || (limit->on_demand && limit->units_per_second == 0)) continue;  // no maximum
     Bucket& b = Refill(Key{caller.ns, s.name, name, reads}, s.table_uuid, limit->units_per_second,
                        limit->burst_seconds, now, s.creation_millis);
-    if (b.tokens > kEmpty) continue;
+    if (b.tokens > kEmptyBucket) continue;
     ++b.throttled;
     table_empty = table_empty || name.empty();
     on_demand = limit->on_demand;
@@ -115,6 +120,24 @@ std::optional<api::ApiError> Throttle::Admit(const api::Caller& caller, std::str
   if (reasons.empty()) return std::nullopt;
   if (on_demand) return api::ApiError::OnDemandMaximumExceeded(std::move(reasons));
   return api::ApiError::ProvisionedThroughputExceeded(!table_empty, std::move(reasons));
+}
+
+double Throttle::Headroom(const api::Caller& caller, std::string_view table, bool reads) {
+  double least = std::numeric_limits<double>::infinity();
+  auto schema = db_.GetSchema(caller.ns, table);
+  if (!schema.ok()) return least;
+  const engine::TableSchema& s = **schema;
+  int64_t now = clock_.NowMillis();
+  std::lock_guard lock(mu_);
+  for (const auto& name : BucketsNeeded(s, "", reads)) {
+    auto limit = LimitOf(s, name, reads);
+    if (!limit || (limit->on_demand && limit->units_per_second == 0)) continue;  // no maximum
+    least = std::min(least, Refill(Key{caller.ns, s.name, name, reads}, s.table_uuid,
+                                   limit->units_per_second, limit->burst_seconds, now,
+                                   s.creation_millis)
+                                .tokens);
+  }
+  return least;
 }
 
 void Throttle::Charge(std::string_view ns, const rapidjson::Value& consumed, bool reads) {

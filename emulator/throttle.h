@@ -41,6 +41,9 @@
 
 namespace ddb::emulator {
 
+// Below this a bucket counts as empty (sums of fractions of units).
+constexpr double kEmptyBucket = 1e-9;
+
 class Throttle {
  public:
   // `db` and `clock` (the one `db` reads) must outlive the throttle.
@@ -53,6 +56,11 @@ class Throttle {
   // DynamoDB's error when a bucket it needs is empty, else nothing.
   std::optional<api::ApiError> Admit(const api::Caller& caller, std::string_view table,
                                      std::string_view index, bool reads);
+
+  // The fewest units left in the buckets a request on `table` needs, refilled
+  // to now (infinity when nothing limits it): how much of a batch admitted by
+  // Admit may run before the rest is left unprocessed.
+  double Headroom(const api::Caller& caller, std::string_view table, bool reads);
 
   // After it: charges the ConsumedCapacity (INDEXES form; one object or a
   // list) a request of database `ns` consumed.
