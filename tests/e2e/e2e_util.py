@@ -4,11 +4,13 @@ HTTP requests and the attribute-value helpers the item suites share.
 
 Everything here is plain Python (no fixtures) so that conftest.py and the
 test modules can share it.  Helpers about server processes, the admin API,
-Streams and trigger targets live in server_util.py.  Written for Debian
-bookworm's packages: python3-boto3 1.26 / botocore 1.29, pytest 7.2, awscli 2.9.
+Streams and trigger targets live in server_util.py.  Written for
+the pinned boto3, botocore and pytest of tests/requirements.txt (build/venv,
+scripts/python-venv.sh); the CLI tests run Debian's aws.
 """
 
 import contextlib
+import functools
 import http.client
 import json
 import os
@@ -113,6 +115,20 @@ def make_client(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION
         "dynamodb", endpoint_url=url, config=client_config())
 
 
+@functools.lru_cache(maxsize=None)
+def client_for(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
+    """One shared client per endpoint and identity, for helpers that are
+    handed a URL (a client is thread-safe; making one loads the service
+    model, so it is made once)."""
+    return make_client(url, access_key, secret_key, region)
+
+
+def body_of(answer):
+    """A client's answer as the server sent it: without botocore's
+    ResponseMetadata, for comparing whole answers."""
+    return {k: v for k, v in answer.items() if k != "ResponseMetadata"}
+
+
 def make_resource(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, region=REGION):
     return make_session(access_key, secret_key, region).resource(
         "dynamodb", endpoint_url=url, config=client_config())
@@ -153,11 +169,9 @@ class TableFactory:
     cleanup with register(name).
     """
 
-    def __init__(self, client, access_key=ACCESS_KEY, secret_key=SECRET_KEY):
+    def __init__(self, client):
         self.client = client
         self.names = []
-        self.raw_creds = (client.meta.endpoint_url, access_key, secret_key,
-                          client.meta.region_name)
 
     def unique_name(self, prefix="t"):
         return unique_name(prefix)
@@ -187,17 +201,13 @@ class TableFactory:
             wait_active(self.client, name)
         return name
 
-    def raw(self, operation, payload):
-        url, access_key, secret_key, region = self.raw_creds
-        return raw_call(url, operation, payload, access_key, secret_key, region)
-
     def cleanup(self):
         for name in reversed(self.names):
-            delete_table_quietly(self.client, name, self.raw)
+            delete_table_quietly(self.client, name)
         self.names = []
 
 
-def delete_table_quietly(client, name, raw=None):
+def delete_table_quietly(client, name):
     """Best-effort delete (also lifts deletion protection); never raises."""
     for _ in range(30):
         try:
@@ -207,10 +217,10 @@ def delete_table_quietly(client, name, raw=None):
             code = e.response.get("Error", {}).get("Code")
             if code == "ResourceNotFoundException":
                 return
-            if code == "ValidationException" and raw is not None:
-                # Possibly deletion protection; botocore 1.29 cannot send it.
+            if code == "ValidationException":
+                # Possibly deletion protection: lifted, then deleted again.
                 try:
-                    raw("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+                    client.update_table(TableName=name, DeletionProtectionEnabled=False)
                     wait_active(client, name)
                 except Exception:
                     return
@@ -242,36 +252,6 @@ def signed_headers(url, target, body, access_key=ACCESS_KEY, secret_key=SECRET_K
     request = AWSRequest(method="POST", url=url.rstrip("/") + "/", data=body, headers=headers)
     SigV4Auth(Credentials(access_key, secret_key), "dynamodb", region).add_auth(request)
     return dict(request.headers.items())
-
-
-def raw_call(url, operation, payload, access_key=ACCESS_KEY, secret_key=SECRET_KEY,
-             region=REGION):
-    """Call a DynamoDB operation with a hand-built, signed JSON request and
-    return the decoded JSON response.  Used for parameters that the installed
-    botocore (1.29) does not know yet, e.g. DeletionProtectionEnabled.
-    Errors are raised as botocore ClientError, so expect_error() works."""
-    host, port = split_url(url)
-    conn = http.client.HTTPConnection(host, port, timeout=30)
-    try:
-        body = json.dumps(payload).encode("utf-8")
-        conn.request("POST", "/", body=body,
-                     headers=signed_headers(url, operation, body, access_key, secret_key, region))
-        resp = conn.getresponse()
-        data = resp.read()
-        status = resp.status
-    finally:
-        conn.close()
-    try:
-        doc = json.loads(data.decode("utf-8")) if data.strip() else {}
-    except ValueError:
-        doc = {"__type": "InvalidResponse", "message": data[:200].decode("utf-8", "replace")}
-    if status != 200:
-        raise ClientError({
-            "Error": {"Code": str(doc.get("__type", "")).split("#")[-1],
-                      "Message": doc.get("message") or doc.get("Message") or ""},
-            "ResponseMetadata": {"HTTPStatusCode": status},
-        }, operation)
-    return doc
 
 
 class RawResponse:
@@ -349,8 +329,8 @@ def key():
 
 def raw_op(url, operation, payload):
     """Signed JSON request; returns (HTTP status, decoded body) without
-    raising, so that extra members of error bodies (e.g. Item) are visible
-    and parameters newer than the installed botocore can be sent."""
+    raising, for tests of the wire itself: an error body's exact members and
+    their spelling, or a request botocore would not send as it is."""
     host, port = split_url(url)
     conn = http.client.HTTPConnection(host, port, timeout=30)
     try:

@@ -190,8 +190,8 @@ def make_streams_client(url, access_key=ACCESS_KEY, secret_key=SECRET_KEY, regio
 
 def raw_streams(url, operation, payload):
     """A signed DynamoDB Streams request (DynamoDBStreams_20120810.<operation>)
-    for members newer than the installed botocore (e.g. DescribeStream's
-    ShardFilter); returns (HTTP status, decoded JSON body)."""
+    that botocore would not send as it is (a malformed member); returns
+    (HTTP status, decoded JSON body)."""
     body = json.dumps(payload).encode("utf-8")
     request = AWSRequest(method="POST", url=url.rstrip("/") + "/", data=body, headers={
         "Content-Type": "application/x-amz-json-1.0",

@@ -61,8 +61,7 @@ def test_a_backup_is_the_table_at_one_moment_and_restores_as_a_new_table(dynamod
     before = [item("a", i, g="x" if i % 2 else "y", v={"S": "v%d" % i}) for i in range(30)]
     for it in before:
         dynamodb.put_item(TableName=name, Item=it)
-    # Debian's botocore predates deletion protection: set it by hand.
-    table.raw("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": True})
+    table.client.update_table(TableName=name, DeletionProtectionEnabled=True)
 
     created = dynamodb.create_backup(TableName=name, BackupName="nightly.1")["BackupDetails"]
     arn = created["BackupArn"]
@@ -74,7 +73,7 @@ def test_a_backup_is_the_table_at_one_moment_and_restores_as_a_new_table(dynamod
     # The id's milliseconds are the creation time's.
     assert int(match["millis"]) == round(created["BackupCreationDateTime"].timestamp() * 1000)
 
-    table.raw("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+    table.client.update_table(TableName=name, DeletionProtectionEnabled=False)
     # Writes after the backup are not in it.
     dynamodb.put_item(TableName=name, Item=item("b", 1, g="x"))
     dynamodb.delete_item(TableName=name, Key={"pk": {"S": "a"}, "sk": {"N": "0"}})
@@ -107,7 +106,7 @@ def test_a_backup_is_the_table_at_one_moment_and_restores_as_a_new_table(dynamod
     assert "RestoreSummary" not in desc  # only while the restore runs
     assert desc["ItemCount"] == 30 and desc["TableId"] != source["TableId"]
     assert "StreamSpecification" not in desc and "LatestStreamArn" not in desc
-    assert table.raw("DescribeTable", {"TableName": target})["Table"][
+    assert table.client.describe_table(TableName=target)["Table"][
         "DeletionProtectionEnabled"] is False
     assert dynamodb.describe_time_to_live(TableName=target)["TimeToLiveDescription"][
         "TimeToLiveStatus"] == "DISABLED"
@@ -202,11 +201,10 @@ def test_list_backups_filters_pages_and_bounds(dynamodb, table):
     # A page that ends on the last backup says nothing more follows.
     assert "LastEvaluatedBackupArn" not in dynamodb.list_backups(TableName=name, Limit=5)
 
-    # Lower bound inclusive, upper bound exclusive, to the millisecond (sent
-    # raw: Debian's botocore sends whole seconds).
-    bounded = table.raw("ListBackups", {"TableName": name,
-                                        "TimeRangeLowerBound": times[1].timestamp(),
-                                        "TimeRangeUpperBound": times[3].timestamp()})[
+    # Lower bound inclusive, upper bound exclusive, to the millisecond.
+    bounded = table.client.list_backups(TableName=name,
+                                        TimeRangeLowerBound=times[1].timestamp(),
+                                        TimeRangeUpperBound=times[3].timestamp())[
         "BackupSummaries"]
     assert [s["BackupArn"] for s in bounded] == arns[1:3]
     # Every backup here is a user's: SYSTEM lists none, ALL lists them all.

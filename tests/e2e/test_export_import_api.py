@@ -4,8 +4,7 @@ DescribeImport and ListImports through boto3: a table's items at an instant
 table filled from S3 objects in DYNAMODB_JSON, ION or CSV. The buckets are a
 folder each under <data-dir>/s3 here; test_export_import_s3.py runs the same
 requests against a real S3 server. Texts are those real DynamoDB answered
-(docs/compatibility.md). Incremental exports are sent raw: Debian's botocore
-predates them."""
+(docs/compatibility.md)."""
 
 import base64
 import gzip
@@ -15,7 +14,7 @@ import subprocess
 
 import pytest
 
-from .e2e_util import expect_error, raw_call, unique_name
+from .e2e_util import expect_error, unique_name
 from .server_util import admin_ok
 
 ACCOUNT = "000000000000"
@@ -76,8 +75,8 @@ def test_full_export_writes_dynamodbs_layout_at_the_instant_asked(srv):
     client = srv.client()
     name = unique_name("exp")
     make_table(client, name)
-    # On a whole second: Debian's botocore sends whole seconds.
-    at = (now_millis(srv) // 1000 + 2) * 1000
+    # Between whole seconds: botocore sends the instant's milliseconds.
+    at = now_millis(srv) + 1500
     advance(srv, at - now_millis(srv))
     client.put_item(TableName=name, Item={"pk": {"S": "early"}})
     client.put_item(TableName=name, Item=RICH_ITEM)
@@ -187,14 +186,13 @@ def test_export_refusals_in_dynamodbs_words(srv):
                       "^1 validation error detected: Value 'CSV' at 'exportFormat' failed to "
                       "satisfy constraint: Member must satisfy enum value set: "
                       r"\[DYNAMODB_JSON, ION\]$"):
-        raw_call(srv.url, "ExportTableToPointInTime",
-                 {"TableArn": table_arn(name), "S3Bucket": "exports", "ExportFormat": "CSV"})
+        client.export_table_to_point_in_time(TableArn=table_arn(name), S3Bucket="exports",
+                                             ExportFormat="CSV")
     with expect_error("ValidationException",
                       "^Invalid Request: Incremental Export Specification expected when export "
                       "type is set as Incremental Export$"):
-        raw_call(srv.url, "ExportTableToPointInTime",
-                 {"TableArn": table_arn(name), "S3Bucket": "exports",
-                  "ExportType": "INCREMENTAL_EXPORT"})
+        client.export_table_to_point_in_time(TableArn=table_arn(name), S3Bucket="exports",
+                                             ExportType="INCREMENTAL_EXPORT")
 
     first = client.export_table_to_point_in_time(
         TableArn=table_arn(name), S3Bucket="exports", ClientToken="tok")["ExportDescription"]
@@ -237,10 +235,10 @@ def test_incremental_export_writes_each_items_last_change_in_the_window(srv):
     def export(view, **window):
         spec = {"ExportFromTime": start / 1000.0, "ExportViewType": view}
         spec.update(window)
-        return raw_call(srv.url, "ExportTableToPointInTime", {
-            "TableArn": table_arn(name), "S3Bucket": "exports", "S3Prefix": view,
-            "ExportType": "INCREMENTAL_EXPORT",
-            "IncrementalExportSpecification": spec})["ExportDescription"]
+        return client.export_table_to_point_in_time(
+            TableArn=table_arn(name), S3Bucket="exports", S3Prefix=view,
+            ExportType="INCREMENTAL_EXPORT",
+            IncrementalExportSpecification=spec)["ExportDescription"]
 
     with expect_error("InvalidExportTimeException",
                       "^Difference between export period from time and export period to time "
@@ -255,8 +253,7 @@ def test_incremental_export_writes_each_items_last_change_in_the_window(srv):
         started = export(view)
         assert started["ExportType"] == "INCREMENTAL_EXPORT"
         assert started["IncrementalExportSpecification"]["ExportViewType"] == view
-        done = raw_call(srv.url, "DescribeExport",
-                        {"ExportArn": started["ExportArn"]})["ExportDescription"]
+        done = client.describe_export(ExportArn=started["ExportArn"])["ExportDescription"]
         assert done["ExportStatus"] == "COMPLETED" and "ExportTime" not in done
         assert done["BilledSizeBytes"] == 10_000_000  # DynamoDB's minimum
         summary = json.loads((srv.buckets / "exports" / done["ExportManifest"]).read_text())
@@ -293,10 +290,9 @@ def test_list_exports_newest_first_with_paging(srv):
         advance(srv, 1)
     page = client.list_exports(TableArn=table_arn(name), MaxResults=2)
     assert [s["ExportArn"] for s in page["ExportSummaries"]] == arns[::-1][:2]
-    # Debian's botocore predates ExportType in summaries: read raw.
-    raw_page = raw_call(srv.url, "ListExports", {"TableArn": table_arn(name), "MaxResults": 1})
-    assert raw_page["ExportSummaries"] == [{"ExportArn": arns[2], "ExportStatus": "COMPLETED",
-                                            "ExportType": "FULL_EXPORT"}]
+    newest = client.list_exports(TableArn=table_arn(name), MaxResults=1)
+    assert newest["ExportSummaries"] == [{"ExportArn": arns[2], "ExportStatus": "COMPLETED",
+                                          "ExportType": "FULL_EXPORT"}]
     rest = client.list_exports(TableArn=table_arn(name), MaxResults=2,
                                NextToken=page["NextToken"])
     assert [s["ExportArn"] for s in rest["ExportSummaries"]] == [arns[0]]
@@ -403,9 +399,9 @@ def test_import_refusals_and_outcomes(srv):
                       "^1 validation error detected: Value 'BZIP2' at 'inputCompressionType' "
                       r"failed to satisfy constraint: Member must satisfy enum value set: "
                       r"\[ZSTD, NONE, GZIP\]$"):
-        raw_call(srv.url, "ImportTable", {
-            "ClientToken": "t1", "S3BucketSource": {"S3Bucket": "in"}, "InputFormat": "CSV",
-            "InputCompressionType": "BZIP2", "TableCreationParameters": creation("abc")})
+        client.import_table(
+            ClientToken="t1", S3BucketSource={"S3Bucket": "in"}, InputFormat="CSV",
+            InputCompressionType="BZIP2", TableCreationParameters=creation("abc"))
 
     # No such bucket: FAILED, and no table.
     name = unique_name("nob")

@@ -11,7 +11,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from .e2e_util import expect_error, raw_call, wait_gone
+from .e2e_util import client_for, expect_error, wait_gone
 from .server_util import admin_ok, make_streams_client, wait_for
 
 NAME = "orders-global"
@@ -267,12 +267,12 @@ def test_legacy_operations_answer_as_dynamodb_does_since_2026(regions):
     regions_listed = [r["RegionName"] for r in scaling["TableAutoScalingDescription"]["Replicas"]]
     assert regions_listed == ["eu-west-1", "us-east-1"]
     # On demand, there is nothing to scale: turning scaling off is all it takes.
-    raw_call(regions.url, "UpdateTableReplicaAutoScaling", {
-        "TableName": NAME, "ProvisionedWriteCapacityAutoScalingUpdate": {"AutoScalingDisabled": True}})
+    east.update_table_replica_auto_scaling(
+        TableName=NAME, ProvisionedWriteCapacityAutoScalingUpdate={"AutoScalingDisabled": True})
     with expect_error("ValidationException", "BillingMode is PayPerRequest."):
-        raw_call(regions.url, "UpdateTableReplicaAutoScaling", {"TableName": NAME, "ReplicaUpdates": [
+        east.update_table_replica_auto_scaling(TableName=NAME, ReplicaUpdates=[
             {"RegionName": "eu-west-1", "ReplicaGlobalSecondaryIndexUpdates": [{
-                "IndexName": "g", "ProvisionedReadCapacityAutoScalingUpdate": {"MaximumUnits": 9}}]}]})
+                "IndexName": "g", "ProvisionedReadCapacityAutoScalingUpdate": {"MaximumUnits": 9}}]}])
     make_table(east, "regional-table")
     with expect_error("ResourceNotFoundException",
                       "Global table with name: 'regional-table' does not exist."):
@@ -327,10 +327,8 @@ def test_synchronised_settings_reach_every_replica(regions):
 
 
 def test_multi_region_strong_consistency(regions):
-    # Debian's botocore predates MultiRegionConsistency: signed raw requests.
     def update(region, **payload):
-        return raw_call(regions.url, "UpdateTable", {"TableName": "strong", **payload},
-                        region=region)
+        return regions.client(region=region).update_table(TableName="strong", **payload)
 
     east = regions.client(region="us-east-1")
     make_table(east, "strong")
@@ -363,8 +361,7 @@ def test_multi_region_strong_consistency(regions):
     assert described["MultiRegionConsistency"] == "STRONG"
     assert described["GlobalTableWitnesses"] == [{"RegionName": "us-west-2",
                                                   "WitnessStatus": "CREATING"}]
-    table = raw_call(regions.url, "DescribeTable", {"TableName": "strong"},
-                     region="us-east-2")["Table"]
+    table = regions.client(region="us-east-2").describe_table(TableName="strong")["Table"]
     assert table["MultiRegionConsistency"] == "STRONG"
     assert [r["RegionName"] for r in table["Replicas"]] == ["us-east-1"]
     assert table["GlobalTableWitnesses"] == [{"RegionName": "us-west-2",
@@ -407,11 +404,10 @@ def test_multi_region_strong_consistency(regions):
 
 def make_strong(url, name, regions_to_add=("us-east-2",), witness="us-west-2"):
     """Makes the us-east-1 table `name` a strongly consistent global table."""
-    # Debian's botocore predates MultiRegionConsistency: a signed raw request.
-    raw_call(url, "UpdateTable", {
-        "TableName": name, "MultiRegionConsistency": "STRONG",
-        "ReplicaUpdates": [{"Create": {"RegionName": r}} for r in regions_to_add],
-        "GlobalTableWitnessUpdates": [{"Create": {"RegionName": witness}}]}, region="us-east-1")
+    client_for(url, region="us-east-1").update_table(
+        TableName=name, MultiRegionConsistency="STRONG",
+        ReplicaUpdates=[{"Create": {"RegionName": r}} for r in regions_to_add],
+        GlobalTableWitnessUpdates=[{"Create": {"RegionName": witness}}])
 
 
 def test_a_held_strong_write_meets_other_regions_with_a_conflict(start_server):

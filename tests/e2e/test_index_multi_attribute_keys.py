@@ -14,23 +14,21 @@ MULTI_INDEX = "by_tenant_date"
 
 
 @pytest.fixture(scope="module")
-def multi_tbl(dynamodb, tables, server_url):
-    """GSI by_tenant_date: HASH tnt, ste; RANGE yr (N), mo (N), dd (S). Created
-    with a raw request since botocore 1.29 allows at most one key of each kind."""
+def multi_tbl(dynamodb, tables):
+    """GSI by_tenant_date: HASH tnt, ste; RANGE yr (N), mo (N), dd (S)."""
     name = unique_name("multi")
-    status, body = raw_op(server_url, "CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": defs(pk="S", tnt="S", ste="S", yr="N", mo="N", dd="S"),
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "GlobalSecondaryIndexes": [{
+    dynamodb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=defs(pk="S", tnt="S", ste="S", yr="N", mo="N", dd="S"),
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{
             "IndexName": MULTI_INDEX,
             "KeySchema": [{"AttributeName": "tnt", "KeyType": "HASH"},
                           {"AttributeName": "ste", "KeyType": "HASH"},
                           {"AttributeName": "yr", "KeyType": "RANGE"},
                           {"AttributeName": "mo", "KeyType": "RANGE"},
                           {"AttributeName": "dd", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}}]})
-    assert status == 200, body
+            "Projection": {"ProjectionType": "ALL"}}])
     tables.register(name)
     wait_active(dynamodb, name)
     return name
@@ -168,8 +166,7 @@ def test_multi_attribute_gsi_refuses_legacy_key_conditions(server_url, multi_ite
     assert body["message"] == message
 
 
-def test_multi_attribute_gsi_reusing_table_keys_described_in_definition_order(dynamodb, tables,
-                                                                              server_url):
+def test_multi_attribute_gsi_reusing_table_keys_described_in_definition_order(dynamodb, tables):
     # A GSI key that reuses the table's key attributes is listed as defined,
     # not with the table's attributes first.
     name = unique_name("multi-reuse")
@@ -177,14 +174,13 @@ def test_multi_attribute_gsi_reusing_table_keys_described_in_definition_order(dy
                   {"AttributeName": "sk", "KeyType": "HASH"},
                   {"AttributeName": "pk", "KeyType": "RANGE"},
                   {"AttributeName": "b", "KeyType": "RANGE"}]
-    status, body = raw_op(server_url, "CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": defs(pk="S", sk="S", a="S", b="S"),
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                      {"AttributeName": "sk", "KeyType": "RANGE"}],
-        "GlobalSecondaryIndexes": [{"IndexName": "reuse", "KeySchema": key_schema,
-                                    "Projection": {"ProjectionType": "ALL"}}]})
-    assert status == 200, body
+    dynamodb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=defs(pk="S", sk="S", a="S", b="S"),
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        GlobalSecondaryIndexes=[{"IndexName": "reuse", "KeySchema": key_schema,
+                                 "Projection": {"ProjectionType": "ALL"}}])
     tables.register(name)
     wait_active(dynamodb, name)
     (index,) = dynamodb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]

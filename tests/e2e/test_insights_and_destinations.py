@@ -1,5 +1,4 @@
-"""Contributor Insights and Kinesis streaming destinations through boto3
-(raw requests for the members Debian's botocore predates): the settings
+"""Contributor Insights and Kinesis streaming destinations through boto3: the settings
 kept per table and index, the statuses a change answers and settles to,
 DynamoDB's rule names, one live destination at a time, and the texts real
 DynamoDB answered (docs/compatibility.md); and the keys the insights count,
@@ -8,7 +7,7 @@ as the admin API reports them."""
 import json
 import re
 
-from .e2e_util import expect_error, raw_call, unique_name
+from .e2e_util import body_of, client_for, expect_error, unique_name
 from .server_util import admin, admin_ok
 
 KINESIS = "arn:aws:kinesis:us-east-1:000000000000:stream/{}"
@@ -31,19 +30,19 @@ def test_contributor_insights_per_table_and_index(dynamodb, table):
     name = table_with_index(table)
     assert dynamodb.describe_contributor_insights(TableName=name)[
         "ContributorInsightsStatus"] == "DISABLED"
-    fresh = table.raw("DescribeContributorInsights", {"TableName": name})
+    fresh = body_of(dynamodb.describe_contributor_insights(TableName=name))
     assert fresh == {"TableName": name, "ContributorInsightsStatus": "DISABLED"}
     # Disabling what was never enabled changes nothing.
     assert dynamodb.update_contributor_insights(
         TableName=name, ContributorInsightsAction="DISABLE")["ContributorInsightsStatus"] == \
         "DISABLED"
-    assert table.raw("DescribeContributorInsights", {"TableName": name}) == fresh
+    assert body_of(dynamodb.describe_contributor_insights(TableName=name)) == fresh
 
-    enabled = table.raw("UpdateContributorInsights",
-                        {"TableName": name, "ContributorInsightsAction": "ENABLE"})
-    assert enabled == {"TableName": name, "ContributorInsightsStatus": "ENABLING",
-                       "ContributorInsightsMode": "ACCESSED_AND_THROTTLED_KEYS"}
-    described = table.raw("DescribeContributorInsights", {"TableName": name})
+    enabled = dynamodb.update_contributor_insights(TableName=name,
+                                                   ContributorInsightsAction="ENABLE")
+    assert body_of(enabled) == {"TableName": name, "ContributorInsightsStatus": "ENABLING",
+                                "ContributorInsightsMode": "ACCESSED_AND_THROTTLED_KEYS"}
+    described = dynamodb.describe_contributor_insights(TableName=name)
     assert described["ContributorInsightsStatus"] == "ENABLED"
     rules = described["ContributorInsightsRuleList"]
     # No sort key on the table: partition-key rules only, accessed then throttled.
@@ -51,16 +50,16 @@ def test_contributor_insights_per_table_and_index(dynamodb, table):
     assert all(re.fullmatch(r"DynamoDBContributorInsights-PK[CT]-" + re.escape(name) +
                             r"-\d{13}", r) for r in rules), rules
     # The same setting again answers ENABLED at once.
-    assert table.raw("UpdateContributorInsights", {
-        "TableName": name, "ContributorInsightsAction": "ENABLE"})[
+    assert dynamodb.update_contributor_insights(
+        TableName=name, ContributorInsightsAction="ENABLE")[
         "ContributorInsightsStatus"] == "ENABLED"
 
-    index = table.raw("UpdateContributorInsights", {
-        "TableName": name, "IndexName": "by_g", "ContributorInsightsAction": "ENABLE",
-        "ContributorInsightsMode": "THROTTLED_KEYS"})
+    index = dynamodb.update_contributor_insights(
+        TableName=name, IndexName="by_g", ContributorInsightsAction="ENABLE",
+        ContributorInsightsMode="THROTTLED_KEYS")
     assert index["IndexName"] == "by_g" and index["ContributorInsightsStatus"] == "ENABLING"
-    index_rules = table.raw("DescribeContributorInsights", {
-        "TableName": name, "IndexName": "by_g"})["ContributorInsightsRuleList"]
+    index_rules = dynamodb.describe_contributor_insights(
+        TableName=name, IndexName="by_g")["ContributorInsightsRuleList"]
     # The index has a sort key; throttled keys only.
     assert [r.split("-")[1] for r in index_rules] == ["PKT", "SKT"]
     assert all(("-" + name + "-by_g-") in r for r in index_rules)
@@ -69,24 +68,24 @@ def test_contributor_insights_per_table_and_index(dynamodb, table):
               if s["TableName"] == name]
     assert [(s.get("IndexName"), s["ContributorInsightsStatus"]) for s in listed] == [
         (None, "ENABLED"), ("by_g", "ENABLED")]
-    paged = table.raw("ListContributorInsights", {"TableName": name, "MaxResults": 1})
+    paged = dynamodb.list_contributor_insights(TableName=name, MaxResults=1)
     assert len(paged["ContributorInsightsSummaries"]) == 1 and "NextToken" in paged
-    rest = table.raw("ListContributorInsights", {"TableName": name, "MaxResults": 1,
-                                                 "NextToken": paged["NextToken"]})
+    rest = dynamodb.list_contributor_insights(TableName=name, MaxResults=1,
+                                              NextToken=paged["NextToken"])
     assert rest["ContributorInsightsSummaries"][0]["IndexName"] == "by_g"
     assert "NextToken" not in rest
     for token in ("abc", "", "1x"):
         with expect_error("ValidationException", "^Invalid NextToken$"):
-            table.raw("ListContributorInsights", {"TableName": name, "NextToken": token})
+            dynamodb.list_contributor_insights(TableName=name, NextToken=token)
     # A position past the end is an empty last page.
-    assert table.raw("ListContributorInsights", {"TableName": name,
-                                                 "NextToken": "18446744073709551615"}) == {
+    assert body_of(dynamodb.list_contributor_insights(
+        TableName=name, NextToken="18446744073709551615")) == {
         "ContributorInsightsSummaries": []}
 
     disabled = dynamodb.update_contributor_insights(TableName=name,
                                                     ContributorInsightsAction="DISABLE")
     assert disabled["ContributorInsightsStatus"] == "DISABLING"
-    after = table.raw("DescribeContributorInsights", {"TableName": name})
+    after = dynamodb.describe_contributor_insights(TableName=name)
     assert after["ContributorInsightsStatus"] == "DISABLED"
     assert "ContributorInsightsRuleList" not in after and "LastUpdateDateTime" in after
     # A disabled setting is not listed.
@@ -136,12 +135,12 @@ def test_kinesis_destinations(dynamodb, table):
         "KinesisDataStreamDestinations"] == []
     first, second = KINESIS.format("orders-changes-1"), KINESIS.format("orders-changes-2")
 
-    enabled = table.raw("EnableKinesisStreamingDestination", {"TableName": name,
-                                                              "StreamArn": first})
-    assert enabled == {"DestinationStatus": "ENABLING", "EnableKinesisStreamingConfiguration": {},
-                       "StreamArn": first, "TableName": name}
+    enabled = dynamodb.enable_kinesis_streaming_destination(TableName=name, StreamArn=first)
+    assert body_of(enabled) == {"DestinationStatus": "ENABLING",
+                                "EnableKinesisStreamingConfiguration": {},
+                                "StreamArn": first, "TableName": name}
     # Settled ACTIVE, no precision described until one is set.
-    assert table.raw("DescribeKinesisStreamingDestination", {"TableName": name}) == {
+    assert body_of(dynamodb.describe_kinesis_streaming_destination(TableName=name)) == {
         "KinesisDataStreamDestinations": [{"DestinationStatus": "ACTIVE", "StreamArn": first}],
         "TableName": name}
     # One live destination at a time.
@@ -150,33 +149,33 @@ def test_kinesis_destinations(dynamodb, table):
                                                              "must be DISABLED or ENABLE_FAILED"):
             dynamodb.enable_kinesis_streaming_destination(TableName=name, StreamArn=arn)
 
-    updated = table.raw("UpdateKinesisStreamingDestination", {
-        "TableName": name, "StreamArn": first,
-        "UpdateKinesisStreamingConfiguration": {
-            "ApproximateCreationDateTimePrecision": "MICROSECOND"}})
+    updated = dynamodb.update_kinesis_streaming_destination(
+        TableName=name, StreamArn=first,
+        UpdateKinesisStreamingConfiguration={
+            "ApproximateCreationDateTimePrecision": "MICROSECOND"})
     assert updated["DestinationStatus"] == "UPDATING"
     assert updated["UpdateKinesisStreamingConfiguration"] == {
         "ApproximateCreationDateTimePrecision": "MICROSECOND"}
-    assert table.raw("DescribeKinesisStreamingDestination", {"TableName": name})[
+    assert dynamodb.describe_kinesis_streaming_destination(TableName=name)[
         "KinesisDataStreamDestinations"][0]["ApproximateCreationDateTimePrecision"] == \
         "MICROSECOND"
     table_id = dynamodb.describe_table(TableName=name)["Table"]["TableId"]
     with expect_error("ValidationException", "^Invalid Request: Precision is already set to the "
                                              "desired value of MICROSECOND for tableId: "
                                              + table_id):
-        table.raw("UpdateKinesisStreamingDestination", {
-            "TableName": name, "StreamArn": first,
-            "UpdateKinesisStreamingConfiguration": {
-                "ApproximateCreationDateTimePrecision": "MICROSECOND"}})
+        dynamodb.update_kinesis_streaming_destination(
+            TableName=name, StreamArn=first,
+            UpdateKinesisStreamingConfiguration={
+                "ApproximateCreationDateTimePrecision": "MICROSECOND"})
     with expect_error("ValidationException", "^Streaming destination cannot be updated with given "
                                              "parameters"):
-        table.raw("UpdateKinesisStreamingDestination", {"TableName": name, "StreamArn": first})
+        dynamodb.update_kinesis_streaming_destination(TableName=name, StreamArn=first)
     with expect_error("ValidationException", NOT_VALID + "No streaming destination with "
                                                          "streamArn: " + re.escape(second)):
-        table.raw("UpdateKinesisStreamingDestination", {
-            "TableName": name, "StreamArn": second,
-            "UpdateKinesisStreamingConfiguration": {
-                "ApproximateCreationDateTimePrecision": "MICROSECOND"}})
+        dynamodb.update_kinesis_streaming_destination(
+            TableName=name, StreamArn=second,
+            UpdateKinesisStreamingConfiguration={
+                "ApproximateCreationDateTimePrecision": "MICROSECOND"})
 
     disabled = dynamodb.disable_kinesis_streaming_destination(TableName=name, StreamArn=first)
     assert disabled["DestinationStatus"] == "DISABLING"
@@ -192,7 +191,7 @@ def test_kinesis_destinations(dynamodb, table):
     # Enabled again, a destination starts without its old precision.
     dynamodb.disable_kinesis_streaming_destination(TableName=name, StreamArn=second)
     dynamodb.enable_kinesis_streaming_destination(TableName=name, StreamArn=first)
-    again = table.raw("DescribeKinesisStreamingDestination", {"TableName": name})[
+    again = dynamodb.describe_kinesis_streaming_destination(TableName=name)[
         "KinesisDataStreamDestinations"][0]
     assert again == {"DestinationStatus": "ACTIVE", "StreamArn": first}
 
@@ -270,7 +269,7 @@ def test_contributor_insights_count_the_keys_requests_name(start_server):
             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
         throttled_only = {"TableName": tight, "ContributorInsightsAction": "ENABLE",
                           "ContributorInsightsMode": "THROTTLED_KEYS"}
-        raw_call(srv.url, "UpdateContributorInsights", throttled_only)  # newer than Debian's botocore
+        client_for(srv.url).update_contributor_insights(**throttled_only)
         throttled = 0
         for i in range(400):  # past the 300-second burst
             try:
@@ -288,7 +287,7 @@ def test_contributor_insights_count_the_keys_requests_name(start_server):
         client.update_contributor_insights(TableName=tight, ContributorInsightsAction="DISABLE")
         assert admin_ok(srv.url, "insights/" + tight)["Rules"] == []
         admin_ok(srv.url, "clock", {"AdvanceMillis": 1})
-        raw_call(srv.url, "UpdateContributorInsights", throttled_only)
+        client_for(srv.url).update_contributor_insights(**throttled_only)
         assert insights(srv.url, tight) == {"PKT": []}
         status, answer = admin(srv.url, "insights/no-such-table")
         assert status == 400 and answer["__type"].endswith("ResourceNotFoundException")

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from .e2e_util import raw_call, unique_name
+from .e2e_util import client_for, unique_name
 from .server_util import (EventReceiver, admin, admin_ok, make_streams_client, run_server, sweep,
                           wait_for)
 
@@ -152,10 +152,10 @@ def test_precision_filters_and_which_destination_is_enabled(receiver):
                         KinesisStreamArn=OTHER_STREAM, StartingPosition="TRIM_HORIZON")
             ddb.enable_kinesis_streaming_destination(TableName=name, StreamArn=STREAM)
             wait_for(lambda: caught_up(url, "removes"), what="the trigger to start")
-            raw_call(url, "UpdateKinesisStreamingDestination", {
-                "TableName": name, "StreamArn": STREAM,
-                "UpdateKinesisStreamingConfiguration": {
-                    "ApproximateCreationDateTimePrecision": "MICROSECOND"}})
+            client_for(url).update_kinesis_streaming_destination(
+                TableName=name, StreamArn=STREAM,
+                UpdateKinesisStreamingConfiguration={
+                    "ApproximateCreationDateTimePrecision": "MICROSECOND"})
             now = admin_ok(url, "clock", {"Freeze": True})["NowMillis"]
             ddb.put_item(TableName=name, Item=order("o#1", "a"))
             ddb.delete_item(TableName=name, Key=order("o#1", "a"))

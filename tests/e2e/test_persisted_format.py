@@ -11,7 +11,11 @@ opens is derived from the shard's first sequence number (the release before
 used the count of shards left after trimming, which could repeat). Only
 shards created by the sweep below have such ids: they are compared as
 placeholders, and checked to be distinct. So are the time stamps the sweep
-writes, as the clock runs on after the test sets it."""
+writes, as the clock runs on after the test sets it.
+
+expected.json was read through botocore 1.29, whose parser dropped the
+members it did not know yet; the newer botocore reads them, so they are left
+out of both sides (NEWER_THAN_THE_RECORDING)."""
 
 import json
 from datetime import datetime
@@ -26,6 +30,10 @@ from .format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, move_clock, snaps
 FIXTURE = Path(__file__).resolve().parent / "data" / "format_v1"
 SERVER_ARGS = ("--per-key-databases", "--no-models", "--ttl-interval", "0")
 SHARD_ID = re.compile(r"shardId-(\d{20})-([0-9a-f]{8})")
+# Members of the answers that botocore 1.29, which recorded expected.json,
+# did not parse (so they are absent there, whatever the server sent).
+NEWER_THAN_THE_RECORDING = ("DeletionProtectionEnabled", "WarmThroughput",
+                            "RecoveryPeriodInDays")
 
 
 def sweep_time(text):
@@ -71,24 +79,26 @@ def new_shard_ids(value, found):
     return value
 
 
-def sets_sorted(value):
-    """`value` with the members of every SS, NS and BS sorted."""
+def comparable(value):
+    """`value` with the members of every SS, NS and BS sorted, without the
+    members newer than the recording client."""
     if isinstance(value, dict):
         return {k: sorted(v) if k in ("SS", "NS", "BS") and isinstance(v, list)
-                else sets_sorted(v) for k, v in value.items()}
+                else comparable(v) for k, v in value.items()
+                if k not in NEWER_THAN_THE_RECORDING}
     if isinstance(value, list):
-        return [sets_sorted(v) for v in value]
+        return [comparable(v) for v in value]
     return value
 
 
 def test_a_data_directory_written_before_reads_and_sweeps_the_same(tmp_path):
-    expected = sets_sorted(json.loads((FIXTURE / "expected.json").read_text()))
+    expected = comparable(json.loads((FIXTURE / "expected.json").read_text()))
     data_dir = tmp_path / "db"
     shutil.copytree(FIXTURE / "db", data_dir)
     with run_server(*SERVER_ARGS, "--data-dir", str(data_dir)) as server:
         move_clock(server.url, READ_AT_MILLIS)
-        assert sets_sorted(snapshot(server.url)) == expected["snapshot"]
-        swept = sets_sorted(sweep_snapshot(server.url))
+        assert comparable(snapshot(server.url)) == expected["snapshot"]
+        swept = comparable(sweep_snapshot(server.url))
     created = set()
     assert new_shard_ids(swept, created) == new_shard_ids(expected["sweep"], set())
     assert len(created) == 2  # one child shard per enabled stream
@@ -96,5 +106,5 @@ def test_a_data_directory_written_before_reads_and_sweeps_the_same(tmp_path):
     # (read at the sweep's time: the recovery window is the clock's).
     with run_server(*SERVER_ARGS, "--data-dir", str(data_dir)) as server:
         move_clock(server.url, SWEEP_AT_MILLIS)
-        assert new_shard_ids(sets_sorted(snapshot(server.url)), set()) == \
+        assert new_shard_ids(comparable(snapshot(server.url)), set()) == \
             new_shard_ids(swept["after"], set())

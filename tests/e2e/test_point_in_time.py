@@ -3,9 +3,9 @@ DescribeContinuousBackups gives the window, RestoreTableToPointInTime makes
 a new table of exactly the items acknowledged by the instant asked for, with
 its indexes, on the emulator's clock (frozen here, so only the test moves
 it). Texts are those real DynamoDB answered (docs/compatibility.md). Times
-with milliseconds are sent raw: Debian's botocore sends whole seconds."""
+with milliseconds go as botocore sends them, to the microsecond."""
 
-from .e2e_util import expect_error, raw_call, unique_name, wait_active
+from .e2e_util import client_for, expect_error, unique_name, wait_active
 from .server_util import admin_ok
 
 INVALID_TIME = ("^RestoreDateTime '{}' must be within EarliestRestorableDateTime '{}' and "
@@ -83,14 +83,14 @@ def test_restores_exactly_what_was_acknowledged_by_the_instant(start_server):
         }
         for at, want in expected.items():
             target = unique_name("at")
-            answer = raw_call(srv.url, "RestoreTableToPointInTime", {
-                "SourceTableName": name, "TargetTableName": target,
-                "RestoreDateTime": at / 1000})["TableDescription"]
+            answer = client_for(srv.url).restore_table_to_point_in_time(
+                SourceTableName=name, TargetTableName=target,
+                RestoreDateTime=at / 1000)["TableDescription"]
             assert answer["TableStatus"] == "CREATING"
             summary = answer["RestoreSummary"]
             assert summary["RestoreInProgress"] is True and "SourceBackupArn" not in summary
             assert summary["SourceTableArn"].endswith(":table/" + name)
-            assert round(summary["RestoreDateTime"] * 1000) == at
+            assert round(summary["RestoreDateTime"].timestamp() * 1000) == at
             wait_active(client, target)
             assert items(client, target) == want, at
             # The index is rebuilt for the items of that instant.
@@ -110,9 +110,9 @@ def test_restores_exactly_what_was_acknowledged_by_the_instant(start_server):
         for at in (enabled_at - 1000, latest + 1000):
             with expect_error("InvalidRestoreTimeException", INVALID_TIME.format(
                     iso(at), iso(enabled_at), iso(latest))):
-                raw_call(srv.url, "RestoreTableToPointInTime", {
-                    "SourceTableName": name, "TargetTableName": unique_name("never"),
-                    "RestoreDateTime": at / 1000})
+                client_for(srv.url).restore_table_to_point_in_time(
+                    SourceTableName=name, TargetTableName=unique_name("never"),
+                    RestoreDateTime=at / 1000)
         with expect_error("TableAlreadyExistsException", "^Table already exists: " + latest_copy):
             client.restore_table_to_point_in_time(SourceTableName=name,
                                                   TargetTableName=latest_copy,

@@ -1,12 +1,11 @@
 """Resource-based policies: PutResourcePolicy, GetResourcePolicy,
 DeleteResourcePolicy and CreateTable's ResourcePolicy, with the checks,
 canonical form, revision ids and texts real DynamoDB answered
-(docs/compatibility.md). Policies are kept, never enforced. Debian's
-botocore predates these operations, so requests are signed by hand."""
+(docs/compatibility.md). Policies are kept, never enforced."""
 
 import json
 
-from .e2e_util import expect_error, unique_name
+from .e2e_util import body_of, expect_error, unique_name
 
 ACCOUNT = "000000000000"
 
@@ -25,19 +24,19 @@ def policy(arn, **more):
 
 def test_put_get_delete_with_revisions(table):
     name = table()
-    arn = table.raw("DescribeTable", {"TableName": name})["Table"]["TableArn"]
+    arn = table.client.describe_table(TableName=name)["Table"]["TableArn"]
     with expect_error("PolicyNotFoundException",
                       "^Resource-based policy not found for the provided ResourceArn: " + arn + "$"):
-        table.raw("GetResourcePolicy", {"ResourceArn": arn})
+        table.client.get_resource_policy(ResourceArn=arn)
 
     # Sent spaced, keys out of order, a one-element Action list: kept in
     # DynamoDB's canonical form.
     sent = json.dumps({"Statement": [{"Resource": arn, "Action": ["dynamodb:GetItem"],
                                       "Principal": {"AWS": "111122223333"}, "Effect": "allow",
                                       "Sid": "read"}], "Version": "2012-10-17"}, indent=2)
-    first = table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": sent})["RevisionId"]
+    first = table.client.put_resource_policy(ResourceArn=arn, Policy=sent)["RevisionId"]
     assert first.isdigit() and len(first) == 13
-    got = table.raw("GetResourcePolicy", {"ResourceArn": arn})
+    got = table.client.get_resource_policy(ResourceArn=arn)
     assert got["RevisionId"] == first
     assert got["Policy"] == (
         '{"Version":"2012-10-17","Statement":[{"Sid":"read","Effect":"Allow","Principal":'
@@ -45,83 +44,82 @@ def test_put_get_delete_with_revisions(table):
         + arn + '"}]}')
 
     # The same policy again changes nothing; another one is a new revision.
-    assert table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": got["Policy"]})[
+    assert table.client.put_resource_policy(ResourceArn=arn, Policy=got["Policy"])[
         "RevisionId"] == first
-    second = table.raw("PutResourcePolicy", {
-        "ResourceArn": arn, "Policy": policy(arn, Action="dynamodb:Query"),
-        "ExpectedRevisionId": first})["RevisionId"]
+    second = table.client.put_resource_policy(
+        ResourceArn=arn, Policy=policy(arn, Action="dynamodb:Query"),
+        ExpectedRevisionId=first)["RevisionId"]
     assert int(second) > int(first)
 
     # A stale or unwanted expectation is refused and changes nothing.
     with expect_error("PolicyNotFoundException", "Requested update for policy with revision id "
                                                  + first + ", but the policy associated"):
-        table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": policy(arn),
-                                        "ExpectedRevisionId": first})
+        table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn),
+                                         ExpectedRevisionId=first)
     with expect_error("PolicyNotFoundException"):
-        table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": policy(arn),
-                                        "ExpectedRevisionId": "NO_POLICY"})
-    assert table.raw("GetResourcePolicy", {"ResourceArn": arn})["RevisionId"] == second
+        table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn),
+                                         ExpectedRevisionId="NO_POLICY")
+    assert table.client.get_resource_policy(ResourceArn=arn)["RevisionId"] == second
 
-    assert table.raw("DeleteResourcePolicy", {"ResourceArn": arn,
-                                              "ExpectedRevisionId": second}) == {
+    assert body_of(table.client.delete_resource_policy(ResourceArn=arn,
+                                                       ExpectedRevisionId=second)) == {
         "RevisionId": second}
     with expect_error("PolicyNotFoundException"):
-        table.raw("GetResourcePolicy", {"ResourceArn": arn})
-    assert table.raw("DeleteResourcePolicy", {"ResourceArn": arn}) == {}
+        table.client.get_resource_policy(ResourceArn=arn)
+    assert body_of(table.client.delete_resource_policy(ResourceArn=arn)) == {}
     with expect_error("PolicyNotFoundException", "has no associated policy"):
-        table.raw("DeleteResourcePolicy", {"ResourceArn": arn, "ExpectedRevisionId": second})
+        table.client.delete_resource_policy(ResourceArn=arn, ExpectedRevisionId=second)
     # NO_POLICY attaches only where there is none.
-    third = table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": policy(arn),
-                                            "ExpectedRevisionId": "NO_POLICY"})["RevisionId"]
+    third = table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn),
+                                             ExpectedRevisionId="NO_POLICY")["RevisionId"]
     assert int(third) > int(second)
 
 
 def test_a_stream_has_its_own_policy(table):
     name = table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
-    desc = table.raw("DescribeTable", {"TableName": name})["Table"]
+    desc = table.client.describe_table(TableName=name)["Table"]
     stream_arn = desc["LatestStreamArn"]
-    table.raw("PutResourcePolicy", {"ResourceArn": stream_arn, "Policy": policy(
-        stream_arn, Action="dynamodb:GetRecords")})
-    assert "GetRecords" in table.raw("GetResourcePolicy", {"ResourceArn": stream_arn})["Policy"]
+    table.client.put_resource_policy(ResourceArn=stream_arn, Policy=policy(
+        stream_arn, Action="dynamodb:GetRecords"))
+    assert "GetRecords" in table.client.get_resource_policy(ResourceArn=stream_arn)["Policy"]
     with expect_error("PolicyNotFoundException"):
-        table.raw("GetResourcePolicy", {"ResourceArn": desc["TableArn"]})
+        table.client.get_resource_policy(ResourceArn=desc["TableArn"])
     with expect_error("ResourceNotFoundException", "^Requested resource not found: Stream: "
                                                    "2000-01-01T00:00:00.000 not found for Table: "
                                                    + name + "$"):
-        table.raw("GetResourcePolicy",
-                  {"ResourceArn": desc["TableArn"] + "/stream/2000-01-01T00:00:00.000"})
+        table.client.get_resource_policy(ResourceArn=desc["TableArn"] + "/stream/2000-01-01T00:00:00.000")
 
 
 def test_create_table_takes_a_policy(dynamodb, table):
     name = unique_name("policy")
     arn = "arn:aws:dynamodb:us-east-1:{}:table/{}".format(ACCOUNT, name)
-    created = table.raw("CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "ResourcePolicy": json.dumps({"Statement": statement(arn)})})["TableDescription"]
+    created = table.client.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        ResourcePolicy=json.dumps({"Statement": statement(arn)}))["TableDescription"]
     table.register(name)
     assert not any("olicy" in key for key in created)  # DynamoDB describes none
-    got = table.raw("GetResourcePolicy", {"ResourceArn": arn})
+    got = table.client.get_resource_policy(ResourceArn=arn)
     # No Version: read back as 2008-10-17; a statement object as a list.
     assert got["Policy"].startswith('{"Version":"2008-10-17","Statement":[{"Sid":"read"')
-    assert int(got["RevisionId"]) == round(created["CreationDateTime"] * 1000)
+    assert int(got["RevisionId"]) == round(created["CreationDateTime"].timestamp() * 1000)
     with expect_error("ValidationException", "Invalid policy document: This policy contains "
                                              "invalid Json$"):
-        table.raw("CreateTable", {
-            "TableName": unique_name("never"), "BillingMode": "PAY_PER_REQUEST",
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "ResourcePolicy": "{not json"})
+        table.client.create_table(
+            TableName=unique_name("never"), BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+            ResourcePolicy="{not json")
 
 
 def test_refusals_as_dynamodb_words_them(table):
     name = table()
-    arn = table.raw("DescribeTable", {"TableName": name})["Table"]["TableArn"]
+    arn = table.client.describe_table(TableName=name)["Table"]["TableArn"]
     invalid = "^One or more parameter values were invalid: "
 
     def put(document, resource=arn, **more):
-        return table.raw("PutResourcePolicy", dict(ResourceArn=resource, Policy=document, **more))
+        return table.client.put_resource_policy(**dict(ResourceArn=resource, Policy=document, **more))
 
     cases = [
         ("{not json", invalid + "Invalid policy document: This policy contains invalid Json$"),
@@ -173,7 +171,7 @@ def test_refusals_as_dynamodb_words_them(table):
     ]
     for resource, message in arn_cases:
         with expect_error("ValidationException", message):
-            table.raw("GetResourcePolicy", {"ResourceArn": resource})
+            table.client.get_resource_policy(ResourceArn=resource)
     missing = arn.replace(name, unique_name("missing"))
     with expect_error("ResourceNotFoundException", "^Requested resource not found: Table: "
                                                    + missing.split("/")[-1] + " not found$"):
@@ -182,10 +180,10 @@ def test_refusals_as_dynamodb_words_them(table):
 
 def test_a_restored_table_has_no_policy(dynamodb, table):
     name = table()
-    arn = table.raw("DescribeTable", {"TableName": name})["Table"]["TableArn"]
-    table.raw("PutResourcePolicy", {"ResourceArn": arn, "Policy": policy(arn)})
+    arn = table.client.describe_table(TableName=name)["Table"]["TableArn"]
+    table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn))
     backup = dynamodb.create_backup(TableName=name, BackupName="with-policy")["BackupDetails"]
     target = table.register(unique_name("restored"))
     dynamodb.restore_table_from_backup(TargetTableName=target, BackupArn=backup["BackupArn"])
     with expect_error("PolicyNotFoundException"):
-        table.raw("GetResourcePolicy", {"ResourceArn": arn.replace(name, target)})
+        table.client.get_resource_policy(ResourceArn=arn.replace(name, target))

@@ -8,7 +8,6 @@ import datetime
 import http.client
 import re
 import subprocess
-import types
 import urllib.parse
 import urllib.request
 from unittest import mock
@@ -59,15 +58,15 @@ def client(server, key, secret, service="dynamodb"):
 def skewed_clock(minutes):
     """Clients sign as if the clock were `minutes` off the real one: botocore's
     own SigV4 signer (used instead of the awscrt one when that is installed,
-    which reads the clock in C) with its clock shifted."""
+    which reads the clock in C) with the clock it reads
+    (botocore.compat.get_current_datetime, naive UTC) shifted."""
     offset = datetime.timedelta(minutes=minutes)
 
-    class Skewed(datetime.datetime):
-        @classmethod
-        def utcnow(cls):
-            return datetime.datetime.utcnow() + offset
+    def skewed_now(remove_tzinfo=True):
+        now = datetime.datetime.now(datetime.timezone.utc) + offset
+        return now.replace(tzinfo=None) if remove_tzinfo else now
 
-    with mock.patch("botocore.auth.datetime", types.SimpleNamespace(datetime=Skewed)), \
+    with mock.patch("botocore.auth.get_current_datetime", skewed_now), \
             mock.patch.dict(botocore.auth.AUTH_TYPE_MAPS, {"v4": botocore.auth.SigV4Auth}):
         yield
 

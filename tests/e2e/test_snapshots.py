@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from .e2e_util import ACCESS_KEY, raw_call, unique_name
+from .e2e_util import ACCESS_KEY, client_for, unique_name
 from .server_util import (ServerProcess, admin, admin_ok, advance_clock, make_streams_client,
                           sweep)
 from .vector_util import create_vector_table, hits, put, search, vector_index
@@ -173,9 +173,9 @@ def test_vector_indexes_come_back_with_their_rows(server):
     admin_ok(url, "snapshots", {"Name": snapshot, "Namespace": ns(ACCESS_KEY)})
     admin_ok(url, "snapshots/{}/restore".format(snapshot), {"Namespace": ns(target)})
     put(url, name, "d", [0.1, 0, 0])  # only in the source database
-    answer = raw_call(url, "SearchVectors", {
-        "TableName": name, "IndexName": "vix", "TopK": 3,
-        "SearchVector": [{"N": "0.2"}, {"N": "0"}, {"N": "0"}]}, access_key=target)
+    answer = client_for(url, access_key=target).search_vectors(
+        TableName=name, IndexName="vix", TopK=3,
+        SearchVector=[{"N": "0.2"}, {"N": "0"}, {"N": "0"}])
     assert [pk for pk, _ in hits(answer)] == ["a", "b", "c"]
     assert [pk for pk, _ in hits(search(url, name, [0.2, 0, 0], top_k=3))] == ["d", "a", "b"]
 

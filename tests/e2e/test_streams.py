@@ -391,10 +391,8 @@ def test_malformed_exclusive_start_stream_arn(server):
 ])
 def test_shard_filter_validation(ddb, tables, server, shard_filter, message):
     _, arn = stream_table(ddb, tables)
-    status, body = raw_streams(server.url, "DescribeStream",
-                               {"StreamArn": arn, "ShardFilter": shard_filter})
-    assert status == 400 and body["__type"].endswith("ValidationException"), body
-    assert body["message"] == message
+    with expect_error("ValidationException", exact(message)):
+        make_streams_client(server.url).describe_stream(StreamArn=arn, ShardFilter=shard_filter)
 
 
 # --- Rollover and trimming (their own servers: they move the clock far) ----------
@@ -411,21 +409,18 @@ def test_shard_filter_lists_a_shards_children():
             ddb.put_item(TableName="filtered", Item={"pk": {"S": "r{}".format(round_number)}})
             advance_clock(srv.url, 61)
             sweep(srv.url)
-        status, body = raw_streams(srv.url, "DescribeStream", {"StreamArn": arn})
-        shards = body["StreamDescription"]["Shards"]
+        streams = make_streams_client(srv.url)
+        shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
         assert len(shards) == 3
         for parent, child in zip(shards, shards[1:]):
-            status, body = raw_streams(srv.url, "DescribeStream", {
-                "StreamArn": arn,
-                "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": parent["ShardId"]}})
-            assert status == 200, body
-            assert body["StreamDescription"]["Shards"] == [child]
-            assert "LastEvaluatedShardId" not in body["StreamDescription"]
+            described = streams.describe_stream(StreamArn=arn, ShardFilter={
+                "Type": "CHILD_SHARDS", "ShardId": parent["ShardId"]})["StreamDescription"]
+            assert described["Shards"] == [child]
+            assert "LastEvaluatedShardId" not in described
         # The open shard has no children yet.
-        status, body = raw_streams(srv.url, "DescribeStream", {
-            "StreamArn": arn,
-            "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shards[-1]["ShardId"]}})
-        assert status == 200 and body["StreamDescription"]["Shards"] == []
+        assert streams.describe_stream(StreamArn=arn, ShardFilter={
+            "Type": "CHILD_SHARDS", "ShardId": shards[-1]["ShardId"]})[
+                "StreamDescription"]["Shards"] == []
 
 
 

@@ -72,19 +72,18 @@ def test_four_and_four_is_the_limit(server_url, dynamodb):
 
 
 @pytest.fixture(scope="module")
-def multi(tables, server_url, dynamodb):
+def multi(tables, dynamodb):
     """GSI g: HASH h1, h2; RANGE r1, r2, r3 (all S)."""
     name = unique_name("mq")
-    status, body = raw_op(server_url, "CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": defs(pk="S", h1="S", h2="S", r1="S", r2="S", r3="S"),
-        "KeySchema": keys(("pk", "HASH")),
-        "GlobalSecondaryIndexes": [{
+    dynamodb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=defs(pk="S", h1="S", h2="S", r1="S", r2="S", r3="S"),
+        KeySchema=keys(("pk", "HASH")),
+        GlobalSecondaryIndexes=[{
             "IndexName": "gsi",
             "KeySchema": keys(("h1", "HASH"), ("h2", "HASH"), ("r1", "RANGE"), ("r2", "RANGE"),
                               ("r3", "RANGE")),
-            "Projection": {"ProjectionType": "ALL"}}]})
-    assert status == 200, body
+            "Projection": {"ProjectionType": "ALL"}}])
     tables.register(name)
     wait_active(dynamodb, name)
     dynamodb.put_item(TableName=name, Item=avs({"pk": "1", "h1": "a", "h2": "b", "r1": "x",

@@ -202,23 +202,22 @@ def test_create_table_options_are_described(dynamodb, table):
                  {"AttributeName": "g", "AttributeType": "N"},
                  {"AttributeName": "l", "AttributeType": "S"}]
     name = table.register(unique_name("opts"))
-    # Sent as raw JSON: botocore 1.29 does not know DeletionProtectionEnabled.
-    table.raw("CreateTable", {
-        "TableName": name,
-        "BillingMode": "PAY_PER_REQUEST",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                      {"AttributeName": "sk", "KeyType": "RANGE"}],
-        "AttributeDefinitions": attr_defs,
-        "GlobalSecondaryIndexes": [gsi],
-        "LocalSecondaryIndexes": [lsi],
-        "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
-        "SSESpecification": {"Enabled": True, "SSEType": "KMS"},
-        "Tags": tags,
-        "TableClass": "STANDARD_INFREQUENT_ACCESS",
-        "DeletionProtectionEnabled": True,
-    })
+    table.client.create_table(
+        TableName=name,
+        BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=attr_defs,
+        GlobalSecondaryIndexes=[gsi],
+        LocalSecondaryIndexes=[lsi],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        SSESpecification={"Enabled": True, "SSEType": "KMS"},
+        Tags=tags,
+        TableClass="STANDARD_INFREQUENT_ACCESS",
+        DeletionProtectionEnabled=True,
+    )
     wait_active(dynamodb, name)
-    desc = table.raw("DescribeTable", {"TableName": name})["Table"]
+    desc = table.client.describe_table(TableName=name)["Table"]
     table_arn = desc["TableArn"]
     assert desc["TableStatus"] == "ACTIVE"
     assert as_multiset(desc["AttributeDefinitions"]) == as_multiset(attr_defs)
@@ -278,22 +277,21 @@ def test_delete_table_returns_description_and_table_is_gone(dynamodb, table):
 def test_deletion_protection_blocks_delete_until_disabled(dynamodb, table):
     # With DeletionProtectionEnabled, DeleteTable fails with ValidationException; after UpdateTable disables it, the delete succeeds.
     name = table.register(unique_name("protected"))
-    # Raw JSON: botocore 1.29 does not know DeletionProtectionEnabled.
-    created = table.raw("CreateTable", dict(TableName=name, BillingMode="PAY_PER_REQUEST",
-                                            DeletionProtectionEnabled=True, **HASH_ONLY))
+    created = table.client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                                        DeletionProtectionEnabled=True, **HASH_ONLY)
     assert created["TableDescription"]["DeletionProtectionEnabled"] is True
     wait_active(dynamodb, name)
     with expect_error("ValidationException",
                       r"protected against deletion|[Dd]eletion ?[Pp]rotection"):
         dynamodb.delete_table(TableName=name)
-    desc = table.raw("DescribeTable", {"TableName": name})["Table"]
+    desc = table.client.describe_table(TableName=name)["Table"]
     assert desc["TableStatus"] == "ACTIVE"
     assert desc["DeletionProtectionEnabled"] is True
 
-    updated = table.raw("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+    updated = table.client.update_table(TableName=name, DeletionProtectionEnabled=False)
     assert updated["TableDescription"]["TableName"] == name
     wait_active(dynamodb, name)
-    assert table.raw("DescribeTable", {"TableName": name})["Table"]["DeletionProtectionEnabled"] is False
+    assert table.client.describe_table(TableName=name)["Table"]["DeletionProtectionEnabled"] is False
     dynamodb.delete_table(TableName=name)
     wait_gone(dynamodb, name)
 

@@ -173,6 +173,27 @@ def test_batches_leave_a_throttled_table_unprocessed(server, ddb, tables):
         ddb.batch_write_item(RequestItems={tight: request[tight]})
 
 
+def test_a_batch_runs_what_the_capacity_holds_and_leaves_the_rest_unprocessed(server, ddb, tables):
+    # DynamoDB writes a batch's requests one by one: those that find the
+    # table out of capacity come back unprocessed, uncharged.
+    table = provisioned(tables, read=5, write=5)  # one second's worth: 5 units
+    puts = [{"PutRequest": {"Item": {"pk": {"S": "i%02d" % i}}}} for i in range(25)]
+    answer = ddb.batch_write_item(RequestItems={table: puts}, ReturnConsumedCapacity="TOTAL")
+    assert answer["UnprocessedItems"] == {table: puts[5:]}
+    assert answer["ConsumedCapacity"] == [{"TableName": table, "CapacityUnits": 5.0}]
+    keys = [{"pk": {"S": "i%02d" % i}} for i in range(5)]
+    got = ddb.batch_get_item(RequestItems={table: {"Keys": keys, "ConsistentRead": True}})
+    assert sorted(i["pk"]["S"] for i in got["Responses"][table]) == ["i00", "i01", "i02", "i03", "i04"]
+    assert got["UnprocessedKeys"] == {}
+    rounds, pending = 1, answer["UnprocessedItems"]
+    while pending:
+        advance(server, 1)
+        pending = ddb.batch_write_item(RequestItems=pending)["UnprocessedItems"]
+        rounds += 1
+    assert rounds == 5
+    assert ddb.scan(TableName=table, Select="COUNT")["Count"] == 25
+
+
 def test_a_throttled_transaction_is_cancelled(server, ddb, tables):
     tight, roomy = provisioned(tables, write=1), provisioned(tables, write=100)
     assert try_put(ddb, tight, "0")
@@ -254,14 +275,12 @@ def test_accuracy_over_a_minute_of_test_clock_time(server, ddb, tables):
 
 
 def test_on_demand_tables_honour_their_maximum_throughput(server, ddb, tables):
-    # Debian's boto3 predates OnDemandThroughput: the table is created raw.
     name = tables.unique_name()
-    status, answer = raw_op(server.url, "CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "OnDemandThroughput": {"MaxWriteRequestUnits": 3}})
-    assert status == 200, answer
+    ddb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        OnDemandThroughput={"MaxWriteRequestUnits": 3})
     tables.register(name)
     assert [try_put_any(ddb, name, str(i)) for i in range(4)] == [True] * 3 + [False]
     status, body = raw_put(server, name, "x")

@@ -9,7 +9,7 @@ its numbers."""
 
 import pytest
 
-from .e2e_util import expect_error, raw_call
+from .e2e_util import client_for, expect_error
 from .vector_util import create_vector_table, search, vec, vector_index
 
 WIDE = "12345678901234567890123456789012345678"  # 20 bytes as a number, 4 as a dimension
@@ -27,8 +27,7 @@ def table(server_url):
 
 
 def put(url, table, item, mode="INDEXES"):
-    answer = raw_call(url, "PutItem", {"TableName": table, "Item": item,
-                                       "ReturnConsumedCapacity": mode})
+    answer = client_for(url).put_item(TableName=table, Item=item, ReturnConsumedCapacity=mode)
     return answer["ConsumedCapacity"]
 
 
@@ -100,12 +99,11 @@ def test_writes_bill_a_vector_at_four_bytes_per_dimension(server_url, table):
 
 def test_reads_and_the_item_limit_count_the_vectors_numbers(server_url, table):
     item = item_of(4096, "r6", 4 * 6)
-    raw_call(server_url, "PutItem", {"TableName": table, "Item": item})
-    read = raw_call(server_url, "GetItem", {"TableName": table, "Key": {"pk": item["pk"]},
-                                           "ConsistentRead": True, "ReturnConsumedCapacity": "TOTAL"})
+    client_for(server_url).put_item(TableName=table, Item=item)
+    read = client_for(server_url).get_item(TableName=table, Key={"pk": item["pk"]},
+                                           ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
     assert read["ConsumedCapacity"]["CapacityUnits"] == 2
-    raw_call(server_url, "PutItem", {"TableName": table,
-                                     "Item": item_of(MAX_ITEM, "g0", STORED_VECTOR)})
+    client_for(server_url).put_item(TableName=table, Item=item_of(MAX_ITEM, "g0", STORED_VECTOR))
     with expect_error("ValidationException", "^Item size has exceeded the maximum allowed size$"):
-        raw_call(server_url, "PutItem", {"TableName": table,
-                                         "Item": item_of(MAX_ITEM + 1, "g1", STORED_VECTOR)})
+        client_for(server_url).put_item(TableName=table,
+                                        Item=item_of(MAX_ITEM + 1, "g1", STORED_VECTOR))

@@ -1,16 +1,14 @@
 """Vector indexes on CreateTable, UpdateTable and DescribeTable: their
 description, DynamoDB's checks and texts, creation with a backfill and
 deletion, refusal by Query, Scan and PartiQL, and persistence across a
-restart.
-
-Sent as signed JSON requests: Debian's boto3 predates vector indexes."""
+restart."""
 
 import json
 import subprocess
 
 import pytest
 
-from .e2e_util import expect_error, exact, raw_call, unique_name
+from .e2e_util import client_for, exact, expect_error, unique_name
 from .server_util import server_binary
 from .vector_util import (create_vector_table, describe_vector_indexes, hits, put, search, vec,
                           vector_index)
@@ -83,7 +81,7 @@ def test_create_table_checks(server_url, change, message, code):
     }
     change(request)
     with expect_error(code, exact(message)):
-        raw_call(server_url, "CreateTable", request)
+        client_for(server_url).create_table(**request)
 
 
 def test_update_table_creates_with_backfill_and_deletes(server_url):
@@ -92,10 +90,10 @@ def test_update_table_creates_with_backfill_and_deletes(server_url):
     put(server_url, table, "b", [0, 1, 0], tenant={"S": "y"})
     put(server_url, table, "c", None, w=vec([0, 1]), tenant={"S": "y"})
     put(server_url, table, "d", None, w=vec([0, 1]))  # no HASH value: stays out
-    answer = raw_call(server_url, "UpdateTable", {
-        "TableName": table, "AttributeDefinitions": [{"AttributeName": "tenant", "AttributeType": "S"}],
-        "VectorIndexUpdates": [{"Create": vector_index(
-            "second", "w", 2, "EUCLIDEAN", search_schema=[("tenant", "HASH")])}]})
+    answer = client_for(server_url).update_table(
+        TableName=table, AttributeDefinitions=[{"AttributeName": "tenant", "AttributeType": "S"}],
+        VectorIndexUpdates=[{"Create": vector_index(
+            "second", "w", 2, "EUCLIDEAN", search_schema=[("tenant", "HASH")])}])
     description = answer["TableDescription"]
     assert description["TableStatus"] == "UPDATING"
     created = [i for i in description["VectorIndexes"] if i["IndexName"] == "second"][0]
@@ -106,31 +104,31 @@ def test_update_table_creates_with_backfill_and_deletes(server_url):
     assert hits(search(server_url, table, [0, 1], index="second", condition="tenant = :t",
                        values={":t": {"S": "y"}})) == [("c", 0.0)]
     # The search schema's attribute joined the table's definitions.
-    defined = raw_call(server_url, "DescribeTable", {"TableName": table})["Table"]["AttributeDefinitions"]
+    defined = client_for(server_url).describe_table(TableName=table)["Table"]["AttributeDefinitions"]
     assert {"AttributeName": "tenant", "AttributeType": "S"} in defined
 
     with expect_error("ValidationException", exact("Attempting to create an index which already exists")):
-        raw_call(server_url, "UpdateTable", {"TableName": table, "VectorIndexUpdates": [
-            {"Create": vector_index("first")}]})
+        client_for(server_url).update_table(TableName=table, VectorIndexUpdates=[
+            {"Create": vector_index("first")}])
     with expect_error("LimitExceededException", exact(
             "Subscriber limit exceeded: Only 1 online index can be created or deleted "
             "simultaneously per table")):
-        raw_call(server_url, "UpdateTable", {"TableName": table, "VectorIndexUpdates": [
-            {"Create": vector_index("third")}, {"Delete": {"IndexName": "first"}}]})
+        client_for(server_url).update_table(TableName=table, VectorIndexUpdates=[
+            {"Create": vector_index("third")}, {"Delete": {"IndexName": "first"}}])
     with expect_error("ResourceNotFoundException", exact(
             "Requested resource not found: Index: nope not found")):
-        raw_call(server_url, "UpdateTable", {"TableName": table, "VectorIndexUpdates": [
-            {"Delete": {"IndexName": "nope"}}]})
+        client_for(server_url).update_table(TableName=table, VectorIndexUpdates=[
+            {"Delete": {"IndexName": "nope"}}])
     with expect_error("ValidationException", exact(
             INVALID + "Vector indexes are only supported for PAY_PER_REQUEST tables")):
-        raw_call(server_url, "UpdateTable", {
-            "TableName": table, "BillingMode": "PROVISIONED",
-            "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}})
+        client_for(server_url).update_table(
+            TableName=table, BillingMode="PROVISIONED",
+            ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})
 
-    raw_call(server_url, "UpdateTable", {"TableName": table, "VectorIndexUpdates": [
-        {"Delete": {"IndexName": "second"}}]})
+    client_for(server_url).update_table(TableName=table, VectorIndexUpdates=[
+        {"Delete": {"IndexName": "second"}}])
     assert [i["IndexName"] for i in describe_vector_indexes(server_url, table)] == ["first"]
-    defined = raw_call(server_url, "DescribeTable", {"TableName": table})["Table"]["AttributeDefinitions"]
+    defined = client_for(server_url).describe_table(TableName=table)["Table"]["AttributeDefinitions"]
     assert defined == [{"AttributeName": "pk", "AttributeType": "S"}]
     with expect_error("ValidationException", exact("The table does not have the specified index: second")):
         search(server_url, table, [0, 1], index="second")
@@ -142,21 +140,20 @@ def test_update_table_limit_of_five(server_url):
     with expect_error("LimitExceededException", exact(
             "Subscriber limit exceeded: Number of vector secondary indexes exceeds per-table "
             "limit of 5")):
-        raw_call(server_url, "UpdateTable", {"TableName": table, "VectorIndexUpdates": [
-            {"Create": vector_index("ix5")}]})
+        client_for(server_url).update_table(TableName=table, VectorIndexUpdates=[
+            {"Create": vector_index("ix5")}])
 
 
 def test_query_scan_and_partiql_refuse_a_vector_index(server_url):
     table, _ = create_vector_table(server_url, [vector_index()])
     with expect_error("ValidationException", exact("Query operation not supported on this index type.")):
-        raw_call(server_url, "Query", {"TableName": table, "IndexName": "vix",
-                                       "KeyConditionExpression": "pk = :p",
-                                       "ExpressionAttributeValues": {":p": {"S": "a"}}})
+        client_for(server_url).query(TableName=table, IndexName="vix",
+                                     KeyConditionExpression="pk = :p",
+                                     ExpressionAttributeValues={":p": {"S": "a"}})
     with expect_error("ValidationException", exact("Scan operation not supported on this index type")):
-        raw_call(server_url, "Scan", {"TableName": table, "IndexName": "vix"})
+        client_for(server_url).scan(TableName=table, IndexName="vix")
     with expect_error("ValidationException", exact("Scan operation not supported on this index type")):
-        raw_call(server_url, "ExecuteStatement",
-                 {"Statement": 'SELECT * FROM "{}"."vix"'.format(table)})
+        client_for(server_url).execute_statement(Statement='SELECT * FROM "{}"."vix"'.format(table))
 
 
 def test_vector_indexes_survive_a_restart(start_server, tmp_path):
@@ -164,7 +161,7 @@ def test_vector_indexes_survive_a_restart(start_server, tmp_path):
         table, _ = create_vector_table(srv.url, [vector_index(distance="EUCLIDEAN")])
         for i in range(50):
             put(srv.url, table, "k{:02d}".format(i), [i, 0, 0])
-        raw_call(srv.url, "DeleteItem", {"TableName": table, "Key": {"pk": {"S": "k10"}}})
+        client_for(srv.url).delete_item(TableName=table, Key={"pk": {"S": "k10"}})
         before = hits(search(srv.url, table, [10, 0, 0], top_k=5))
         described = describe_vector_indexes(srv.url, table)
     with start_server("--data-dir", str(tmp_path)) as srv:

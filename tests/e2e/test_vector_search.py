@@ -1,15 +1,13 @@
 """SearchVectors: DynamoDB's scores and ordering for each distance function,
 exact results (ties broken by key), search schema filters, projections, and
-the index kept in step by every kind of write.
-
-Sent as signed JSON requests: Debian's boto3 predates SearchVectors."""
+the index kept in step by every kind of write."""
 
 import random
 import re
 
 import pytest
 
-from .e2e_util import expect_error, exact, raw_call, raw_op
+from .e2e_util import client_for, exact, expect_error, raw_op
 from .server_util import advance_clock, server_now, sweep
 from .vector_util import (create_vector_table, describe_vector_indexes, expected_ranking,
                           hits, put, search, vec, vector_index)
@@ -137,19 +135,19 @@ def test_writes_keep_the_index_in_step(server_url):
     put(server_url, table, "a", [1, 0, 0])
     put(server_url, table, "b", [0, 1, 0])
     assert [pk for pk, _ in hits(search(server_url, table, [1, 0, 0]))] == ["a", "b"]
-    raw_call(server_url, "UpdateItem", {
-        "TableName": table, "Key": {"pk": {"S": "b"}}, "UpdateExpression": "SET v = :v",
-        "ExpressionAttributeValues": {":v": vec([1, 0.1, 0])}})
+    client_for(server_url).update_item(
+        TableName=table, Key={"pk": {"S": "b"}}, UpdateExpression="SET v = :v",
+        ExpressionAttributeValues={":v": vec([1, 0.1, 0])})
     assert [pk for pk, _ in hits(search(server_url, table, [0, 1, 0]))] == ["b", "a"]
-    raw_call(server_url, "UpdateItem", {
-        "TableName": table, "Key": {"pk": {"S": "a"}}, "UpdateExpression": "REMOVE v"})
+    client_for(server_url).update_item(
+        TableName=table, Key={"pk": {"S": "a"}}, UpdateExpression="REMOVE v")
     assert hits(search(server_url, table, [1, 0, 0]))[0][0] == "b"
     assert len(hits(search(server_url, table, [1, 0, 0]))) == 1
-    raw_call(server_url, "TransactWriteItems", {"TransactItems": [
+    client_for(server_url).transact_write_items(TransactItems=[
         {"Put": {"TableName": table, "Item": {"pk": {"S": "t"}, "v": vec([0, 0, 1])}}},
-        {"Delete": {"TableName": table, "Key": {"pk": {"S": "b"}}}}]})
-    raw_call(server_url, "BatchWriteItem", {"RequestItems": {table: [
-        {"PutRequest": {"Item": {"pk": {"S": "c"}, "v": vec([0, 0, 2])}}}]}})
+        {"Delete": {"TableName": table, "Key": {"pk": {"S": "b"}}}}])
+    client_for(server_url).batch_write_item(RequestItems={table: [
+        {"PutRequest": {"Item": {"pk": {"S": "c"}, "v": vec([0, 0, 2])}}}]})
     assert [pk for pk, _ in hits(search(server_url, table, [0, 0, 1]))] == ["c", "t"]
     assert describe_vector_indexes(server_url, table)[0]["ItemCount"] == 2
 
@@ -159,8 +157,8 @@ def test_ttl_expiry_removes_from_the_index(start_server):
     # tests that compare its timestamps with the wall clock.
     with start_server("--in-memory", "--ttl-interval", "0") as srv:
         table, _ = create_vector_table(srv.url, [vector_index()])
-        raw_call(srv.url, "UpdateTimeToLive", {"TableName": table, "TimeToLiveSpecification": {
-            "Enabled": True, "AttributeName": "expires"}})
+        client_for(srv.url).update_time_to_live(TableName=table, TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": "expires"})
         now = server_now(srv.url)
         put(srv.url, table, "old", [1, 0, 0], expires={"N": str(now + 60)})
         put(srv.url, table, "new", [1, 0, 0])
@@ -186,8 +184,8 @@ def test_writes_with_a_bad_vector_are_refused(server_url):
             ({"L": [{"N": "1"}, {"S": "x"}, {"N": "1"}]}, element.format(1, "S")),
             ({"L": [{"N": "0"}, {"N": "0"}, {"N": "1e39"}]}, element.format(2, "N"))):
         with expect_error("ValidationException", exact(message)):
-            raw_call(server_url, "PutItem", {"TableName": table, "Item": {
-                "pk": {"S": "bad"}, "tenant": {"S": "a"}, "v": bad}})
+            client_for(server_url).put_item(TableName=table, Item={
+                "pk": {"S": "bad"}, "tenant": {"S": "a"}, "v": bad})
     with expect_error("ValidationException", exact(
             "One or more parameter values are not valid. A value specified for a secondary index "
             "key is not supported. The AttributeValue for a key attribute cannot contain an empty "
@@ -199,9 +197,9 @@ def test_writes_with_a_bad_vector_are_refused(server_url):
         put(server_url, table, "typed", [1, 0, 0], tenant={"N": "1"})
     # In a transaction, as a GSI key of the wrong type: the action's cancellation reason.
     with expect_error("TransactionCanceledException", r"\[ValidationError\]"):
-        raw_call(server_url, "TransactWriteItems", {"TransactItems": [
-            {"Put": {"TableName": table, "Item": {"pk": {"S": "x"}, "v": vec([1])}}}]})
-    assert raw_call(server_url, "Scan", {"TableName": table, "Select": "COUNT"})["Count"] == 0
+        client_for(server_url).transact_write_items(TransactItems=[
+            {"Put": {"TableName": table, "Item": {"pk": {"S": "x"}, "v": vec([1])}}}])
+    assert client_for(server_url).scan(TableName=table, Select="COUNT")["Count"] == 0
 
 
 def test_search_request_errors(server_url):
@@ -213,7 +211,7 @@ def test_search_request_errors(server_url):
                 "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}], "TopK": 1}
         body.update(request)
         with expect_error(code, exact(message)):
-            raw_call(server_url, "SearchVectors", {k: v for k, v in body.items() if v is not None})
+            client_for(server_url).search_vectors(**{k: v for k, v in body.items() if v is not None})
 
     refused("1 validation error detected: Value '0' at 'topK' failed to satisfy constraint: "
             "Member must have value greater than or equal to 1", TopK=0)
@@ -233,9 +231,9 @@ def test_search_request_errors(server_url):
             "SearchSchema. Invalid attribute: a", SearchConditionExpression="a = :a",
             ExpressionAttributeValues={":a": {"S": "x"}})
     # TopK larger than the index: every item, no pagination.
-    answer = raw_call(server_url, "SearchVectors", {
-        "TableName": table, "IndexName": "vix", "SearchVector": [{"N": "0"}, {"N": "1"}, {"N": "0"}],
-        "TopK": 100})
+    answer = client_for(server_url).search_vectors(
+        TableName=table, IndexName="vix", SearchVector=[{"N": "0"}, {"N": "1"}, {"N": "0"}],
+        TopK=100)
     assert hits(answer) == [("a", 1.0)] and "LastEvaluatedKey" not in answer
 
 

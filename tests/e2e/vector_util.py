@@ -1,13 +1,9 @@
-"""Helpers for the vector index suites.
-
-Debian's boto3 predates vector indexes and SearchVectors, so these suites
-send signed JSON requests (botocore's SigV4 signer, as an SDK signs them)
-through e2e_util.raw_call; errors still arrive as botocore ClientError.
-"""
+"""Helpers for the vector index suites: vector indexes and SearchVectors
+through boto3's client, in DynamoDB JSON (the server's URL picks the client)."""
 
 import math
 
-from .e2e_util import raw_call, unique_name
+from .e2e_util import client_for, unique_name
 
 
 def vector_index(name="vix", attribute="v", dimensions=3, distance="COSINE",
@@ -45,7 +41,7 @@ def create_vector_table(url, indexes, definitions=(), name=None, billing="PAY_PE
         request["AttributeDefinitions"].append({"AttributeName": attribute, "AttributeType": kind})
     if billing == "PROVISIONED":
         request["ProvisionedThroughput"] = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
-    return name, raw_call(url, "CreateTable", request)
+    return name, client_for(url).create_table(**request)
 
 
 def vec(values):
@@ -58,7 +54,7 @@ def put(url, table, pk, vector=None, **attributes):
     if vector is not None:
         item["v"] = vec(vector)
     item.update(attributes)
-    raw_call(url, "PutItem", {"TableName": table, "Item": item})
+    client_for(url).put_item(TableName=table, Item=item)
 
 
 def search(url, table, vector, top_k=10, index="vix", condition=None, values=None,
@@ -74,7 +70,7 @@ def search(url, table, vector, top_k=10, index="vix", condition=None, values=Non
     if projection:
         request["ProjectionExpression"] = projection
     request.update(extra)
-    return raw_call(url, "SearchVectors", request)
+    return client_for(url).search_vectors(**request)
 
 
 def hits(answer):
@@ -83,7 +79,7 @@ def hits(answer):
 
 
 def describe_vector_indexes(url, table):
-    return raw_call(url, "DescribeTable", {"TableName": table})["Table"].get("VectorIndexes", [])
+    return client_for(url).describe_table(TableName=table)["Table"].get("VectorIndexes", [])
 
 
 # DynamoDB's scores, computed independently of the server (in f32-rounded

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
-"""Installs pytest-localdynamo (integrations/pytest) with pip, offline, into a
-temporary directory and runs the sample projects through Debian's pytest and
-pytest-xdist, as a user of the plugin would (ctest entry `pytest_plugin`):
+"""Builds pytest-localdynamo (integrations/pytest) as a wheel from its path,
+installs it into a fresh virtual environment with the pinned newest boto3,
+pytest and pytest-xdist (tests/requirements.txt, from the wheels
+scripts/python-venv.sh keeps in build/python-wheels: no index is asked), and
+runs the sample projects there, as a user of the plugin would (ctest entry
+`pytest_plugin`):
 
 1. pytest-sample, -n 4 --dist loadfile, a database per worker: must pass, and
    the four modules' writes of the same keys must have overlapped in time;
@@ -12,8 +15,10 @@ pytest-xdist, as a user of the plugin would (ctest entry `pytest_plugin`):
 4. pytest-models-sample, -n 2: the preloaded models and the per-database reset;
 5. pytest-plugin: the options and failure paths, on small projects (pytester).
 
-Prints the wall time of each run (the timing comparison proper is
-time_pytest_sample.py's).  Needs $LOCALDYNAMO_BIN (else localdynamo on PATH).
+Prints the wall time of each step (the timing comparison proper is
+time_pytest_sample.py's).  Needs $LOCALDYNAMO_BIN (else localdynamo on PATH)
+and build/venv made by scripts/python-venv.sh ($LOCALDYNAMO_VENV and
+$LOCALDYNAMO_WHEELS name other places).
 """
 
 import json
@@ -34,33 +39,78 @@ MODELS_SAMPLE = HERE / "pytest-models-sample"
 PLUGIN_TESTS = HERE / "pytest-plugin"
 SAMPLE_MODULES = ("test_orders", "test_counters", "test_module_reset",
                   "test_snapshots_and_plain_boto3")
-PYTHON = "/usr/bin/python3"
+REQUIREMENTS = REPO / "tests" / "requirements.txt"
+# The tool venv (its pip and setuptools build the wheel and install the
+# fresh venv) and the pinned wheels beside it, both from scripts/python-venv.sh.
+TOOL_PYTHON = Path(os.environ.get("LOCALDYNAMO_VENV") or REPO / "build" / "venv") / "bin" / "python"
+WHEELS = Path(os.environ.get("LOCALDYNAMO_WHEELS") or REPO / "build" / "python-wheels")
+# What a user of the plugin has: boto3, pytest and pytest-xdist with their
+# dependencies (the closure), at the versions tests/requirements.txt pins.
+USER_PACKAGES = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateutil", "six",
+                 "urllib3", "pytest", "pluggy", "iniconfig", "packaging", "Pygments",
+                 "pytest-xdist", "execnet")
 
 
-def install_plugin(work):
-    """pip install from the plugin's path with Debian's pip and setuptools and
-    no network (--no-index, --no-build-isolation, --no-deps), into a --target
-    directory put on PYTHONPATH: nothing is written into the system's Python.
-    The source is copied first: an in-tree build leaves build/ and egg-info."""
+def pip(*args):
+    subprocess.run([str(TOOL_PYTHON), "-m", "pip", "--quiet", "--disable-pip-version-check",
+                    *args], check=True)
+
+
+def build_wheel(work):
+    """The plugin's wheel, built from a copy of its path (an in-tree build
+    leaves build/ and egg-info behind) with the tool venv's pinned setuptools."""
     source = work / "source"
     shutil.copytree(PLUGIN_SOURCE, source, ignore=shutil.ignore_patterns(
         "build", "*.egg-info", "__pycache__"))
-    site = work / "site"
-    subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
-                    "--no-build-isolation", "--disable-pip-version-check", "--root-user-action=ignore",
-                    "--target", str(site), str(source)], check=True)
-    assert (site / "pytest_localdynamo").is_dir(), "pip did not install the package"
+    dist = work / "dist"
+    pip("wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(dist),
+        str(source))
+    wheels = list(dist.glob("pytest_localdynamo-*.whl"))
+    expect(len(wheels) == 1, "pip wheel made {}".format(wheels))
+    return wheels[0]
+
+
+def install_plugin(work):
+    """A fresh venv (Debian's python3, no pip of its own: the tool venv's pip
+    installs into it) holding the user's packages, pinned, and the plugin's
+    wheel. --no-deps: USER_PACKAGES are the whole closure, and the plugin's
+    own dependency `localdynamo` (the wheel carrying the binary) stays out, as
+    $LOCALDYNAMO_BIN names the binary; pip check proves nothing else is
+    missing. Returns the venv's site-packages."""
+    started = time.monotonic()
+    if not TOOL_PYTHON.exists() or not WHEELS.is_dir():
+        sys.exit("FAILED: {} or {} missing: run scripts/python-venv.sh".format(TOOL_PYTHON, WHEELS))
+    wheel = build_wheel(work)
+    venv = work / "venv"
+    subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", str(venv)], check=True)
+    pip("--python", str(venv / "bin" / "python"), "install", "--no-index", "--find-links",
+        str(WHEELS), "--no-deps", "--root-user-action=ignore", "-c", str(REQUIREMENTS),
+        *USER_PACKAGES, str(wheel))
+    check = subprocess.run([str(TOOL_PYTHON), "-m", "pip", "--disable-pip-version-check",
+                            "--python", str(venv / "bin" / "python"), "check"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    missing = [line for line in check.stdout.splitlines() if "localdynamo" not in line
+               and line.strip() and "No broken requirements" not in line]
+    expect(not missing, "the fresh venv is not complete: {}".format(missing), check.stdout)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    expect((site / "pytest_localdynamo").is_dir(), "pip did not install the plugin")
+    print("fresh venv with the plugin's wheel: {:.2f} s".format(time.monotonic() - started))
     return site
+
+
+def venv_python(site):
+    """The interpreter of the venv whose site-packages `site` is
+    (<venv>/lib/python3.X/site-packages)."""
+    return site.parents[2] / "bin" / "python"
 
 
 def run_pytest(site, project, args, record_dir=None, junit=None):
     env = {k: v for k, v in os.environ.items()
            if k not in ("LOCALDYNAMO_URL", "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    env["PYTHONPATH"] = str(site)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     if record_dir:
         env["SAMPLE_RECORD_DIR"] = str(record_dir)
-    command = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    command = [str(venv_python(site)), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
     if junit:
         command += ["--junitxml", str(junit)]
     started = time.monotonic()
