@@ -125,6 +125,9 @@ for arch in "${archs[@]}"; do
       name: `@localdynamo/linux-${cpu}`, version,
       description: `The localdynamo server for Linux on ${cpu}, statically linked (the localdynamo package finds it)`,
       license: "MIT", os: ["linux"], cpu: [cpu], files: ["bin", "share"], preferUnplugged: true,
+      // npm publishes with provenance only for a package that names its source.
+      repository: { type: "git", url: "git+https://github.com/localdynamo/localdynamo.git",
+                    directory: "packaging/npm" },
     };
     require("fs").writeFileSync(process.argv[3], JSON.stringify(manifest, null, 2) + "\n");
   ' "$version" "$cpu" "$pkg/package.json"
