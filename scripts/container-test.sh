@@ -6,8 +6,10 @@
 #   in the volume, the process runs as a non-root user, the HEALTHCHECK
 #   works, the image's /bin/sh runs Testcontainers' port checks and a
 #   Command trigger;
-# - amd64 through Testcontainers for Node against podman's Docker-compatible
-#   API (tests/container/testcontainers/run.sh): the default wait strategy,
+# - amd64 through Testcontainers for Node and for Java (integrations/java's
+#   LocalDynamoContainer, tests/integrations/java-sample/run-testcontainers.sh)
+#   against podman's Docker-compatible API
+#   (tests/container/testcontainers/run.sh): the default wait strategy,
 #   DynamoDB Local's command line with a log-message wait, the .NET module's
 #   GET / wait; then the AWS SDK for JavaScript v3;
 # - arm64, run under qemu-user-static with a boto3 smoke set
@@ -77,7 +79,12 @@ $sudo /usr/bin/python3 tests/container/check_image.py --image "$image" --storage
 if [[ "${LOCALDYNAMO_SKIP_TESTCONTAINERS:-0}" != 1 ]]; then
   tc_started=$(date +%s)
   $sudo tests/container/testcontainers/run.sh "localhost/$image" "$driver"
-  echo "container-test: Testcontainers test passed in $(($(date +%s) - tc_started)) s"
+  echo "container-test: Testcontainers for Node passed in $(($(date +%s) - tc_started)) s"
+  # And for Java: integrations/java's LocalDynamoContainer (the sample's
+  # ContainerTest, offline: scripts/setup.sh --tests fetched its artifacts).
+  tc_started=$(date +%s)
+  $sudo tests/integrations/java-sample/run-testcontainers.sh "localhost/$image" "$driver" -q
+  echo "container-test: Testcontainers for Java passed in $(($(date +%s) - tc_started)) s"
 fi
 
 if [[ "${LOCALDYNAMO_SKIP_ARM64:-0}" != 1 ]]; then

@@ -10,7 +10,9 @@
 #               link this build's libraries. The pytest plugin's and the
 #               Vitest/Jest samples stay out: they prove the packages'
 #               start-up glue, and drive the server through requests the
-#               end-to-end suite already makes (a minute of CI between them).
+#               end-to-end suite already makes (a minute of CI between them);
+#               so do the SDK scenario suites and the Java and Go samples
+#               (label sdk).
 #   build-tsan  ThreadSanitizer: every unit test, the reliability and browser
 #               tests, and the end-to-end files that drive the server from many
 #               threads at once (the whole suite under TSan costs more CI time
@@ -64,7 +66,7 @@ run_asan() {
   # Tells the suites which checks a sanitized server cannot pass (RSS bounds
   # under ASan's quarantine, running out of descriptors under UBSan).
   export LOCALDYNAMO_SANITIZER=address,undefined
-  (cd build-asan && ctest --output-on-failure -j "$jobs" -E "^(pytest_plugin|node_integration)$")
+  (cd build-asan && ctest --output-on-failure -j "$jobs" -LE sdk -E "^(pytest_plugin|node_integration)$")
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS LOCALDYNAMO_SANITIZER
 }
 
@@ -75,10 +77,10 @@ run_tsan() {
   # The server runs several times slower: the suites' waits and timing
   # tolerances stretch (LOCALDYNAMO_SLOW), memory bounds are not checked.
   export LOCALDYNAMO_SANITIZER=thread LOCALDYNAMO_SLOW=1
-  (cd build-tsan && ctest --output-on-failure -j "$jobs" -E "fuzz|e2e|js_sdk|mcp_sdk|node_integration|pytest_plugin")
+  (cd build-tsan && ctest --output-on-failure -j "$jobs" -LE sdk -E "fuzz|e2e|js_sdk|mcp_sdk|node_integration|pytest_plugin")
   local files=()
   for f in "${tsan_e2e[@]}"; do files+=("tests/e2e/$f"); done
-  LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" /usr/bin/python3 -m pytest -q "${files[@]}"
+  LOCALDYNAMO_BIN="$root/build-tsan/localdynamo" "$root/build/venv/bin/python" -m pytest -q "${files[@]}"
   unset TSAN_OPTIONS LOCALDYNAMO_SANITIZER LOCALDYNAMO_SLOW
 }
 

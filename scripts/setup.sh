@@ -12,7 +12,15 @@
 #                             the AWS SDK for JavaScript (tests/js), the MCP client
 #                             SDK (tests/mcp) and Vitest and Jest for integrations/node's
 #                             sample project (tests/integrations/node-sample), each
-#                             pinned by its package-lock.json
+#                             pinned by its package-lock.json; and for the SDK scenario
+#                             suites (tests/sdk) and the Java and Go integrations: the
+#                             newest boto3 in build/venv (python3-venv, pinned by
+#                             tests/requirements.txt), Debian's JDK 17 and Maven with the
+#                             AWS SDK for Java v2 in build/m2 (scripts/java-env.sh), and
+#                             a Go of 1.24 or later with the AWS SDK for Go v2 in build/go
+#                             (scripts/go-env.sh: Debian's golang-1.23 from
+#                             bookworm-backports fetches Go 1.26 where the machine has no
+#                             Go that new); each suite compiled once here
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +31,7 @@ if [[ "${1:-}" == "--tests" ]]; then
   tests=ON
   packages+=(libgtest-dev python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
              python3-setuptools python3-wheel awscli zstd clang libclang-rt-14-dev libc++-14-dev
-             libc++abi-14-dev chromium file)
+             libc++abi-14-dev chromium file python3-venv openjdk-17-jdk-headless maven)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
@@ -43,6 +51,16 @@ if [[ "${1:-}" == "--tests" ]]; then
     echo "setup: installing playwright-core $locked (npm ci in tests/browser)"
     (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
   fi
+fi
+
+if [[ "${1:-}" == "--tests" ]]; then
+  # The SDK suites' and the Java and Go integrations' dependencies, each
+  # pinned by its lockfile, fetched and compiled once; ctest runs them offline.
+  scripts/python-venv.sh
+  tests/sdk/java/run.sh setup
+  tests/integrations/java-sample/run.sh --setup
+  tests/sdk/go/run.sh setup
+  tests/integrations/go-sample/run.sh setup
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)

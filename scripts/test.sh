@@ -2,7 +2,9 @@
 # Sets up, builds once and runs every test against what was built:
 # 1. the GoogleTest suites (engine, api, server, ...), the end-to-end suite,
 #    which starts the real binary and drives it with boto3, the AWS CLI and
-#    the AWS SDK for JavaScript, the browser tests of the web console
+#    the AWS SDK for JavaScript, the SDK scenario suites (Java, Go, Python,
+#    JavaScript: tests/sdk) with their report, the Java and Go integrations'
+#    samples, the browser tests of the web console
 #    (chromium driven by playwright-core), reliability and fuzzing (ctest);
 # 2. the sources under Clang and libc++, with its thread-safety analysis
 #    (scripts/clang_check.sh, compile only);
@@ -10,7 +12,10 @@
 #    and the arm64 one cross-compiled; npm packages and wheels) proved where
 #    users run it (scripts/release-test.sh: a bare root, a Debian bullseye
 #    root, qemu-user for arm64, and the packages in a fresh root without a
-#    compiler); needs root or sudo; skip with LOCALDYNAMO_SKIP_RELEASE=1;
+#    compiler), and what the release workflow would publish checked without
+#    publishing (scripts/release-check.sh: actionlint, npm publish --dry-run,
+#    twine check, Maven Central's POM rules); needs root or sudo; skip with
+#    LOCALDYNAMO_SKIP_RELEASE=1;
 # 4. the container images for amd64 and arm64, assembled from those release
 #    binaries, tested end to end, Testcontainers for Node included
 #    (scripts/container-test.sh; needs root or sudo; skip it with
@@ -32,6 +37,7 @@ stage ctest bash -c 'cd build && ctest --output-on-failure -j "$(nproc 2>/dev/nu
 stage clang_check scripts/clang_check.sh
 if [[ "${LOCALDYNAMO_SKIP_RELEASE:-0}" != 1 ]]; then
   stage release scripts/release.sh
+  stage release_check scripts/release-check.sh
   stage release_test scripts/release-test.sh
 fi
 if [[ "${LOCALDYNAMO_SKIP_CONTAINER_TEST:-0}" != 1 ]]; then

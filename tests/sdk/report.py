@@ -84,7 +84,7 @@ def versions():
         found = re.search(pattern, (HERE.parent.parent / path).read_text(), re.M)
         return found.group(1) if found else "?"
     return {
-        "java": grab("tests/sdk/java/pom.xml", r"<aws\.sdk\.version>([^<]+)<"),
+        "java": grab("tests/sdk/java/pom.xml", r"<awssdk\.version>([^<]+)<"),
         "go": grab("tests/sdk/go/go.mod", r"aws-sdk-go-v2/service/dynamodb (v[\d.]+)"),
         "python": grab("tests/requirements.txt", r"^boto3==([\d.]+)"),
         "js": grab("tests/js/package.json", r'"@aws-sdk/client-dynamodb": "([^"]+)"'),
@@ -93,7 +93,7 @@ def versions():
 
 SUITES = [  # key, column heading, how its results are read
     ("java", "Java v2 {}", lambda d: junit_cases(sorted((d / "java").glob("*.xml")))),
-    ("go", "Go v2 {}", lambda d: go_cases(d / "go.json")),
+    ("go", "Go v2 (dynamodb {})", lambda d: go_cases(d / "go.json")),
     ("python", "boto3 {}", lambda d: junit_cases([d / "python.xml"], "test_")),
     ("js", "JavaScript v3 {}", lambda d: junit_cases([d / "js.xml"])),
 ]
