@@ -1,69 +1,14 @@
 package com.example.orders;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-
 import dev.localdynamo.junit5.LocalDynamo;
-import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * One of a pair: this class and BobOrdersTest create the same table, write the same keys at the same
- * time, and each reads back only its own ({@code @LocalDynamo} gives every class a database).
+ * One of a pair with BobOrdersTest: the same table and keys, written at the same time, each
+ * class reading back only its own (SameKeysOrdersTest).
  */
 @LocalDynamo(models = false)
-class AliceOrdersTest {
-    private static final String WHO = "alice";
-
-    DynamoDbClient dynamo;   // injected
-    OrderRepository orders;
-
-    @BeforeAll
-    static void seed(DynamoDbClient dynamo) {
-        dynamo.createTable(b -> b.tableName("orders")
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName("PK").attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName("SK").attributeType(ScalarAttributeType.S).build())
-                .keySchema(
-                        KeySchemaElement.builder().attributeName("PK").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("SK").keyType(KeyType.RANGE).build()));
-        new OrderRepository(dynamo, "orders").place("shared-user", "0001", WHO + "-seeded");
-    }
-
-    private OrderRepository orders() {
-        if (orders == null) {
-            orders = new OrderRepository(dynamo, "orders");
-        }
-        return orders;
-    }
-
-    @Test
-    void writes_the_same_keys_as_the_other_class_and_reads_back_its_own() throws Exception {
-        assertEquals(List.of("orders"), dynamo.listTables().tableNames());
-        orders().place("shared-user", "0001", WHO + "-overwritten");
-        orders().place("shared-user", "0002", WHO + "-placed");
-
-        SameKeysInParallel.awaitTheOtherClass();
-
-        assertEquals(WHO + "-overwritten", orders().status("shared-user", "0001"));
-        assertEquals(WHO + "-placed", orders().status("shared-user", "0002"));
-        assertEquals(List.of("0001", "0002"), orders().orderIds("shared-user"));
-    }
-
-    @Test
-    void every_test_starts_from_the_seed() {
-        // Whichever test ran first, its writes were undone before this one.
-        assertEquals(WHO + "-seeded", orders().status("shared-user", "0001"));
-        assertNull(orders().status("shared-user", "0002"));
-        orders().place("shared-user", "0003", WHO + "-placed");
-        assertEquals(List.of("0001", "0003"), orders().orderIds("shared-user"));
+class AliceOrdersTest extends SameKeysOrdersTest {
+    AliceOrdersTest() {
+        super("alice");
     }
 }
