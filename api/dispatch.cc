@@ -19,10 +19,11 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 // Each sorted by name for binary search.
-constexpr std::array<std::pair<std::string_view, Handler>, 58> kHandlers = {{
+constexpr std::array<std::pair<std::string_view, Handler>, 62> kHandlers = {{
     {"BatchExecuteStatement", BatchExecuteStatement},
     {"BatchGetItem", BatchGetItem},
     {"BatchWriteItem", BatchWriteItem},
+    {"CancelBulkOperation", CancelBulkOperation},
     {"CreateBackup", CreateBackup},
     {"CreateGlobalTable", CreateGlobalTable},
     {"CreateTable", CreateTable},
@@ -31,6 +32,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 58> kHandlers = {{
     {"DeleteResourcePolicy", DeleteResourcePolicy},
     {"DeleteTable", DeleteTable},
     {"DescribeBackup", DescribeBackup},
+    {"DescribeBulkOperation", DescribeBulkOperation},
     {"DescribeContinuousBackups", DescribeContinuousBackups},
     {"DescribeContributorInsights", DescribeContributorInsights},
     {"DescribeEndpoints", DescribeEndpoints},
@@ -52,6 +54,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 58> kHandlers = {{
     {"GetResourcePolicy", GetResourcePolicy},
     {"ImportTable", ImportTable},
     {"ListBackups", ListBackups},
+    {"ListBulkOperations", ListBulkOperations},
     {"ListContributorInsights", ListContributorInsights},
     {"ListExports", ListExports},
     {"ListGlobalTables", ListGlobalTables},
@@ -65,6 +68,7 @@ constexpr std::array<std::pair<std::string_view, Handler>, 58> kHandlers = {{
     {"RestoreTableToPointInTime", RestoreTableToPointInTime},
     {"Scan", Scan},
     {"SearchVectors", SearchVectors},
+    {"StartBulkPutItems", StartBulkPutItems},
     {"TagResource", TagResource},
     {"TransactGetItems", TransactGetItems},
     {"TransactWriteItems", TransactWriteItems},

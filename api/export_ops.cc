@@ -20,16 +20,6 @@ namespace {
 constexpr int64_t kMinuteMillis = 60'000;
 // An incremental export bills at least 10 MB (captured).
 constexpr uint64_t kMinIncrementalBilledBytes = 10'000'000;
-// DynamoDB's S3Bucket pattern, ^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$.
-bool IsS3BucketName(std::string_view bucket) {
-  auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
-  if (bucket.size() < 2 || !alnum(bucket.front()) || !alnum(bucket.back())) return false;
-  return std::all_of(bucket.begin(), bucket.end(),
-                     [&](char c) { return alnum(c) || c == '.' || c == '-' || c == '_'; });
-}
-
 bool IsDigits(std::string_view text, size_t count) {
   return text.size() == count &&
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });

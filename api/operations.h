@@ -67,6 +67,12 @@ ApiResult<std::string> ImportTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeImport(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListImports(Context&, const rapidjson::Value&);
 
+// bulk_put_ops.cc
+ApiResult<std::string> StartBulkPutItems(Context&, const rapidjson::Value&);
+ApiResult<std::string> DescribeBulkOperation(Context&, const rapidjson::Value&);
+ApiResult<std::string> ListBulkOperations(Context&, const rapidjson::Value&);
+ApiResult<std::string> CancelBulkOperation(Context&, const rapidjson::Value&);
+
 // resource_policy_ops.cc
 ApiResult<std::string> PutResourcePolicy(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetResourcePolicy(Context&, const rapidjson::Value&);

@@ -10,9 +10,33 @@
 namespace ddb::api {
 namespace {
 
+// What differs between the kinds: where their records live, how their
+// requests name the ARN and the page's size, and their NextToken's form.
+struct KindSpec {
+  const char* record_prefix;
+  const char* arn_member;   // ExportArn, ImportArn, BulkOperationArn
+  const char* arn_path;     // as the validation message names it
+  const char* arn_word;     // the ARN's middle: .../table/<t>/<word>/<id>
+  const char* limit_member;
+  const char* limit_path;
+  bool has_table_filter;    // TableArn in the List request
+  bool hex_token;           // NextToken is the ARN's hex (else the ARN itself)
+};
+
+const KindSpec& SpecOf(TransferKind kind) {
+  static const KindSpec kExport{"transfer/export/", "ExportArn", "exportArn", "export",
+                                "MaxResults", "maxResults", true, false};
+  static const KindSpec kImport{"transfer/import/", "ImportArn", "importArn", "import",
+                                "PageSize", "pageSize", true, true};
+  static const KindSpec kBulkPut{"transfer/bulk-put/", "BulkOperationArn", "bulkOperationArn",
+                                 "bulk-operation", "MaxResults", "maxResults", false, true};
+  return kind == TransferKind::kExport ? kExport
+         : kind == TransferKind::kImport ? kImport
+                                         : kBulkPut;
+}
+
 std::string RecordPrefix(TransferKind kind, std::string_view ns) {
-  return std::string(kind == TransferKind::kExport ? "transfer/export/" : "transfer/import/") +
-         std::string(ns) + "\n";
+  return std::string(SpecOf(kind).record_prefix) + std::string(ns) + "\n";
 }
 
 std::string ImportToken(std::string_view arn) {
@@ -58,7 +82,7 @@ ApiResult<std::vector<TransferRecord>> ListTransferRecords(Context& ctx, Transfe
     TransferRecord record{key.substr(prefix.size()), {}};
     record.description.Parse(value.data(), value.size());
     if (record.description.HasParseError() || !record.description.IsObject()) {
-      return ApiError::Internal("a stored export or import description is corrupt");
+      return ApiError::Internal("a stored export, import or bulk operation description is corrupt");
     }
     records.push_back(std::move(record));
   }
@@ -70,6 +94,10 @@ const RunningView kExportRunning = {
     "ExportStatus",
     {"EndTime", "ExportManifest", "ItemCount", "BilledSizeBytes", "FailureCode", "FailureMessage"},
     {}};
+const RunningView kBulkPutRunning = {
+    "BulkOperationStatus",
+    {"EndTime", "FailureCode", "FailureMessage", "BulkOperationUsage"},
+    {"ProcessedItemCount", "FailedItemCount", "ProcessedInputBytes"}};
 const RunningView kImportRunning = {
     "ImportStatus",
     {"EndTime", "ProcessedSizeBytes", "FailureCode", "FailureMessage"},
@@ -100,23 +128,27 @@ std::string CurrentView(const Context& ctx, const rapidjson::Value& description,
 
 ApiResult<FoundTransfer> FindTransfer(Context& ctx, const rapidjson::Value& request,
                                       TransferKind kind) {
-  bool is_export = kind == TransferKind::kExport;
-  const char* member = is_export ? "ExportArn" : "ImportArn";
+  const KindSpec& spec = SpecOf(kind);
   RequestReader r(request);
-  auto arn = r.String(member);
+  auto arn = r.String(spec.arn_member);
   if (r.failed()) return r.error();
   Constraints constraints;
-  const char* path = is_export ? "exportArn" : "importArn";
-  constraints.NotNull(arn.has_value(), path);
-  if (arn) constraints.Length(*arn, path, 37, 1024);
+  constraints.NotNull(arn.has_value(), spec.arn_path);
+  if (arn) constraints.Length(*arn, spec.arn_path, 37, 1024);
   if (!constraints.empty()) return constraints.ToError();
-  auto parts = ParseTransferArn(*arn, is_export ? "export" : "import");
-  if (!parts) return ApiError::Validation(is_export ? "Invalid Export ARN" : "Invalid Import ARN");
-  FoundTransfer found{std::string(*arn), std::move(*parts), std::nullopt};
+  FoundTransfer found{std::string(*arn), {}, std::nullopt};
+  auto parts = ParseTransferArn(*arn, spec.arn_word);
+  if (!parts) {
+    // A bulk operation's unknown ARN, of whatever form, is a missing resource.
+    if (kind == TransferKind::kBulkPut) return found;
+    return ApiError::Validation(kind == TransferKind::kExport ? "Invalid Export ARN"
+                                                              : "Invalid Import ARN");
+  }
+  found.parts = std::move(*parts);
   auto records = ListTransferRecords(ctx, kind);
   if (!records.ok()) return records.take_error();
   for (auto& record : *records) {
-    if (record.id == found.parts.id && View(record.description[member]) == found.arn) {
+    if (record.id == found.parts.id && View(record.description[spec.arn_member]) == found.arn) {
       found.record = std::move(record);
       break;
     }
@@ -161,6 +193,15 @@ std::optional<TransferArn> ParseTransferArn(std::string_view arn, std::string_vi
   return parts;
 }
 
+bool IsS3BucketName(std::string_view bucket) {
+  auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (bucket.size() < 2 || !alnum(bucket.front()) || !alnum(bucket.back())) return false;
+  return std::all_of(bucket.begin(), bucket.end(),
+                     [&](char c) { return alnum(c) || c == '.' || c == '-' || c == '_'; });
+}
+
 std::string NewTransferId(int64_t start_millis) {
   static thread_local std::mt19937_64 random{std::random_device{}()};
   char id[40];
@@ -170,27 +211,26 @@ std::string NewTransferId(int64_t start_millis) {
 }
 
 std::string NextTokenFor(TransferKind kind, std::string_view arn) {
-  return kind == TransferKind::kExport ? std::string(arn) : ImportToken(arn);
+  return SpecOf(kind).hex_token ? ImportToken(arn) : std::string(arn);
 }
 
 ApiResult<ListPage> ReadListRequest(Context& ctx, const rapidjson::Value& request,
                                     TransferKind kind) {
-  bool is_export = kind == TransferKind::kExport;
-  const char* limit_member = is_export ? "MaxResults" : "PageSize";
+  const KindSpec& spec = SpecOf(kind);
   RequestReader r(request);
-  auto table_arn = r.String("TableArn");
-  auto limit = r.Integer(limit_member);
+  auto table_arn = spec.has_table_filter ? r.String("TableArn") : std::nullopt;
+  auto limit = r.Integer(spec.limit_member);
   auto token = r.String("NextToken");
   if (r.failed()) return r.error();
   Constraints constraints;
   if (table_arn) constraints.Length(*table_arn, "tableArn", 1, 1024);
-  constraints.Range(limit, is_export ? "maxResults" : "pageSize", 1, 25);
-  // The ARN the page resumes at: an export's token is one; an import's
-  // must have DynamoDB's form (ImportNextToken).
+  constraints.Range(limit, spec.limit_path, 1, 25);
+  // The ARN the page resumes at: an export's token is one; an import's and
+  // a bulk operation's must have DynamoDB's hex form.
   std::optional<std::string> resume_arn;
   if (token) {
-    resume_arn = is_export ? std::optional<std::string>(std::string(*token))
-                           : ArnOfImportToken(*token);
+    resume_arn = spec.hex_token ? ArnOfImportToken(*token)
+                                : std::optional<std::string>(std::string(*token));
     if (!resume_arn) {
       constraints.Violation(Quote(*token), "nextToken",
                             "Member must satisfy regular expression pattern: ([0-9a-f]{16})+");
@@ -204,9 +244,8 @@ ApiResult<ListPage> ReadListRequest(Context& ctx, const rapidjson::Value& reques
   if (!records.ok()) return records.take_error();
   page.records = std::move(*records);
   if (resume_arn) {
-    const char* member = is_export ? "ExportArn" : "ImportArn";
     auto at = std::find_if(page.records.begin(), page.records.end(), [&](const auto& record) {
-      return View(record.description[member]) == *resume_arn;
+      return View(record.description[spec.arn_member]) == *resume_arn;
     });
     if (at == page.records.end()) {
       return ApiError::Validation("Invalid Request: Provided nextToken is invalid: " +

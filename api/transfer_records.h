@@ -1,10 +1,11 @@
-// What ExportTableToPointInTime and ImportTable leave behind: each export's
-// and import's description, kept as a setting (engine/settings.h) so that
-// DescribeExport, ListExports, DescribeImport and ListImports answer after a
-// restart and after the table is gone, as DynamoDB's do.
+// What ExportTableToPointInTime, ImportTable and StartBulkPutItems leave
+// behind: each export's, import's and bulk operation's description, kept as
+// a setting (engine/settings.h) so that their Describe and List operations
+// answer after a restart and after the table is gone, as DynamoDB's do.
 //
 //   transfer/export/<namespace>\n<export id> -> the ExportDescription, finished
 //   transfer/import/<namespace>\n<import id> -> the ImportTableDescription, finished
+//   transfer/bulk-put/<namespace>\n<id>      -> the BulkOperationDescription, finished
 //
 // Ids start with the start time in 14 digits, so newest first is
 // descending id order. A description is stored as it reads once the job has
@@ -27,7 +28,7 @@
 
 namespace ddb::api {
 
-enum class TransferKind { kExport, kImport };
+enum class TransferKind { kExport, kImport, kBulkPut };
 
 struct TransferRecord {
   std::string id;
@@ -49,6 +50,7 @@ struct RunningView {
 };
 extern const RunningView kExportRunning;
 extern const RunningView kImportRunning;
+extern const RunningView kBulkPutRunning;
 
 // The description (JSON text or parsed) as it read while its job ran.
 std::string InProgressView(const rapidjson::Value& description, const RunningView& running);
@@ -61,9 +63,9 @@ std::string CurrentView(const Context& ctx, const rapidjson::Value& description,
 // {"<member>": <description>}: an operation's answer.
 std::string Wrapped(std::string_view member, std::string_view description_json);
 
-// ListExports' and ListImports' request — TableArn (1 to 1024 characters),
-// the page's size (MaxResults / PageSize, 1 to 25, default 10) and
-// NextToken — read and checked, with the caller's records and where the
+// ListExports', ListImports' and ListBulkOperations' request — TableArn
+// (1 to 1024 characters; not ListBulkOperations'), the page's size
+// (MaxResults / PageSize, 1 to 25, default 10) and NextToken — read and checked, with the caller's records and where the
 // page begins among them.
 struct ListPage {
   std::optional<std::string> table_arn;
@@ -74,25 +76,34 @@ struct ListPage {
 ApiResult<ListPage> ReadListRequest(Context& ctx, const rapidjson::Value& request,
                                     TransferKind kind);
 // The NextToken of a page that ends before the record of `arn`: the ARN
-// itself for ListExports; for ListImports its hex, padded with zero bytes to
+// itself for ListExports; for ListImports and ListBulkOperations its hex, padded with zero bytes to
 // whole 16-digit groups and at least 112 digits, as DynamoDB's look.
 std::string NextTokenFor(TransferKind kind, std::string_view arn);
 
 // The parts of an export or import ARN,
 // "arn:aws:dynamodb:<region>:<account>:table/<table>/<kind>/<id>".
+// (A bulk operation's, "<kind>" = "bulk-operation", is inferred: DynamoDB's
+// documents show none.)
 struct TransferArn {
   std::string region, account, table, id;
 };
-// Nothing unless `arn` has that form with `kind` "export" or "import".
+// Nothing unless `arn` has that form with `kind` "export", "import" or
+// "bulk-operation".
 std::optional<TransferArn> ParseTransferArn(std::string_view arn, std::string_view kind);
+
+// DynamoDB's S3Bucket pattern, ^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$
+// (ExportTableToPointInTime's and StartBulkPutItems' buckets).
+bool IsS3BucketName(std::string_view bucket);
 
 // A new id: the start time in 14 digits, "-", 8 hex digits.
 std::string NewTransferId(int64_t start_millis);
 
-// DescribeExport's and DescribeImport's request: the ARN (ExportArn,
-// ImportArn) read and checked — not null, 37 to 1024 characters, of an
-// export's or import's form ("Invalid Export ARN") — and its record, when
-// the caller's database has one of that ARN.
+// DescribeExport's, DescribeImport's, DescribeBulkOperation's and
+// CancelBulkOperation's request: the ARN (ExportArn, ImportArn,
+// BulkOperationArn) read and checked — not null, 37 to 1024 characters, of
+// an export's or import's form ("Invalid Export ARN"; a bulk operation's
+// ARN of another form just has no record) — and its record, when the
+// caller's database has one of that ARN.
 struct FoundTransfer {
   std::string arn;
   TransferArn parts;
