@@ -1,5 +1,8 @@
 // Base64 (RFC 4648, standard alphabet, padded), the wire form of DynamoDB's
-// B and BS values.
+// B and BS values. Our own rather than OpenSSL's EVP_DecodeBlock: DynamoDB
+// refuses any text that is not exactly padded base64 (a SerializationException
+// for the request), while OpenSSL's decoder skips whitespace and cannot say
+// how much padding it saw; the encoder is kept beside its decoder.
 //
 // Thread safety: pure functions.
 #pragma once

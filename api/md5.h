@@ -1,4 +1,4 @@
-// MD5 (RFC 1321): the checksums DynamoDB's export manifests carry
+// MD5 (RFC 1321), by OpenSSL: the checksums DynamoDB's export manifests carry
 // for each data file (md5Checksum, base64; etag, hex as S3 gives it for a
 // single-part upload). Not for security.
 //
@@ -11,22 +11,25 @@
 #include <string>
 #include <string_view>
 
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX (<openssl/evp.h> stays out of this header)
+
 namespace ddb::api {
 
 using Md5Digest = std::array<uint8_t, 16>;
 
+// Incremental MD5 over OpenSSL's EVP interface (the server links libcrypto
+// already; a hand-written copy had nothing to add).
 class Md5 {
  public:
   Md5();
+  ~Md5();
+  Md5(const Md5&) = delete;
+  Md5& operator=(const Md5&) = delete;
   void Update(std::string_view bytes);
   Md5Digest Finish();
 
  private:
-  void Block(const uint8_t* block);
-  std::array<uint32_t, 4> state_;
-  uint64_t length_ = 0;  // bytes so far
-  std::array<uint8_t, 64> pending_{};
-  size_t pending_size_ = 0;
+  ::evp_md_ctx_st* context_;  // owned
 };
 
 Md5Digest Md5Of(std::string_view bytes);

@@ -39,8 +39,9 @@ fi
 
 for name in expression attribute_json streams partiql; do
   echo "building ${name}_fuzzer"
-  # zlib and zstd: api/'s data-file compressions (RocksDB's own link them too).
-  clang++ "${flags[@]}" "$root/tests/fuzz/${name}_fuzzer.cc" "${layer_libs[@]}" -lrocksdb -lz -lzstd -lpthread \
+  # zlib and zstd: api/'s data-file compressions (RocksDB's own link them
+  # too); libcrypto: its MD5 checksums.
+  clang++ "${flags[@]}" "$root/tests/fuzz/${name}_fuzzer.cc" "${layer_libs[@]}" -lrocksdb -lz -lzstd -lcrypto -lpthread \
     -o "$out/${name}_fuzzer"
 done
 
