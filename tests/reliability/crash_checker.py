@@ -5,7 +5,7 @@ both streams and compares them with the model."""
 
 import math
 
-from e2e.e2e_util import raw_call
+from e2e.e2e_util import client_for
 from e2e.server_util import admin_ok, read_stream, server_now
 
 from .crash_model import (
@@ -95,11 +95,11 @@ def check_vectors(url, model, writers):
     checked = 0
     for wid in range(writers):
         owner = "w{}".format(wid)
-        answer = raw_call(url, "SearchVectors", {
-            "TableName": LEDGER, "IndexName": LEDGER_VECTORS, "TopK": 100,
-            "SearchVector": [{"N": "0"}] * 3, "SearchConditionExpression": "#o = :o",
-            "ExpressionAttributeNames": {"#o": "owner"},
-            "ExpressionAttributeValues": {":o": {"S": owner}}})
+        answer = client_for(url).search_vectors(
+            TableName=LEDGER, IndexName=LEDGER_VECTORS, TopK=100,
+            SearchVector=[{"N": "0"}] * 3, SearchConditionExpression="#o = :o",
+            ExpressionAttributeNames={"#o": "owner"},
+            ExpressionAttributeValues={":o": {"S": owner}})
         got = sorted((r["Item"]["pk"]["S"], r["Score"]) for r in answer["SearchResults"])
         expected = sorted(
             (v["pk"]["S"], math.sqrt(sum(x * x for x in ledger_embedding(v["ver"]["N"]))))

@@ -13,7 +13,7 @@ import random
 import threading
 import time
 
-from e2e.e2e_util import make_client, raw_call, wait_active
+from e2e.e2e_util import make_client, wait_active
 from e2e.server_util import ServerProcess, make_streams_client, server_now
 
 from .crash_checker import (
@@ -59,8 +59,7 @@ def crash_cycles(args, servers):
     server = ServerProcess(args).start()
     servers.append(server)
     client = make_client(server.url)
-    raw_call(server.url, "CreateTable",
-             dict(ledger_create_request(), VectorIndexes=[ledger_vector_index()]))
+    client.create_table(**ledger_create_request(), VectorIndexes=[ledger_vector_index()])
     wait_active(client, LEDGER)
     assert table_state(client, LAYERS) == {}, "the preloaded table starts empty"
     expired = 0
