@@ -26,8 +26,10 @@ def s3(tmp_path):
     if not S3RVER.is_file():
         pytest.fail("tests/js has no node_modules: run scripts/setup.sh --tests")
     process = subprocess.Popen(
+        # On 127.0.0.1: its default, "localhost", is ::1 where Node resolves
+        # it to IPv6 first (Debian's Node 18 does).
         [shutil.which("node"), str(S3RVER), "-d", str(tmp_path / "s3rver"), "-p", "0",
-         "--configure-bucket", "exports"],
+         "-a", "127.0.0.1", "--configure-bucket", "exports"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30

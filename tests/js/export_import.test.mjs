@@ -31,8 +31,10 @@ let ddb;
 async function startS3rver() {
   s3dir = mkdtempSync(path.join(tmpdir(), "localdynamo-s3rver-"));
   const child = spawn(process.execPath, [
+    // On 127.0.0.1: its default, "localhost", is ::1 where Node resolves it
+    // to IPv6 first (Debian's Node 18 does).
     path.join(here, "node_modules", "s3rver", "bin", "s3rver.js"), "-d", s3dir, "-p", "0",
-    "--configure-bucket", "exports"], { stdio: ["ignore", "pipe", "inherit"] });
+    "-a", "127.0.0.1", "--configure-bucket", "exports"], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     let seen = "";
     child.stdout.on("data", (chunk) => {
