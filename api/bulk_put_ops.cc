@@ -214,15 +214,9 @@ std::string ErrorMessageOf(const Response& response) {
 
 void FailOnS3(BulkPutOutcome& outcome, const engine::Status& status) {
   outcome.status = "FAILED";
-  if (status.code() == engine::Status::Code::kNotFound) {
-    outcome.failure_code = "S3NoSuchBucket";
-    outcome.failure_message =
-        "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error "
-        "Code: NoSuchBucket; Proxy: null)";
-  } else {
-    outcome.failure_code = "S3Error";
-    outcome.failure_message = status.message();
-  }
+  S3Failure failure = S3FailureOf(status);
+  outcome.failure_code = std::move(failure.code);
+  outcome.failure_message = std::move(failure.message);
 }
 
 BulkPutOutcome RunBulkPut(Context& ctx, const BulkPutRequest& request) {

@@ -221,15 +221,9 @@ ExportOutcome RunExport(Context& ctx, const ExportRequest& request,
                       request.format, /*items_per_file=*/100'000);
   auto fail = [&](const engine::Status& status) {
     outcome.status = "FAILED";
-    if (status.code() == engine::Status::Code::kNotFound) {
-      outcome.failure_code = "S3NoSuchBucket";
-      outcome.failure_message =
-          "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error "
-          "Code: NoSuchBucket; Proxy: null)";
-    } else {
-      outcome.failure_code = "S3Error";
-      outcome.failure_message = status.message();
-    }
+    S3Failure failure = S3FailureOf(status);
+    outcome.failure_code = std::move(failure.code);
+    outcome.failure_message = std::move(failure.message);
     return outcome;
   };
   if (!request.incremental) {

@@ -210,15 +210,9 @@ ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
   if (!keys.ok()) {
     outcome.status = "FAILED";
     outcome.table_id = engine::NewTableUuid();
-    if (keys.status().code() == engine::Status::Code::kNotFound) {
-      outcome.failure_code = "S3NoSuchBucket";
-      outcome.failure_message =
-          "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error "
-          "Code: NoSuchBucket; Proxy: null)";
-    } else {
-      outcome.failure_code = "S3Error";
-      outcome.failure_message = keys.status().message();
-    }
+    S3Failure failure = S3FailureOf(keys.status());
+    outcome.failure_code = std::move(failure.code);
+    outcome.failure_message = std::move(failure.message);
     return outcome;
   }
   // The table, as CreateTable makes one from the same members.

@@ -202,6 +202,15 @@ bool IsS3BucketName(std::string_view bucket) {
                      [&](char c) { return alnum(c) || c == '.' || c == '-' || c == '_'; });
 }
 
+S3Failure S3FailureOf(const engine::Status& status) {
+  if (status.code() == engine::Status::Code::kNotFound) {
+    return {"S3NoSuchBucket",
+            "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error "
+            "Code: NoSuchBucket; Proxy: null)"};
+  }
+  return {"S3Error", status.message()};
+}
+
 std::string NewTransferId(int64_t start_millis) {
   static thread_local std::mt19937_64 random{std::random_device{}()};
   char id[40];

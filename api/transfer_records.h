@@ -95,6 +95,14 @@ std::optional<TransferArn> ParseTransferArn(std::string_view arn, std::string_vi
 // (ExportTableToPointInTime's and StartBulkPutItems' buckets).
 bool IsS3BucketName(std::string_view bucket);
 
+// The FailureCode and FailureMessage of a transfer (export, import, bulk put)
+// that S3 failed: S3NoSuchBucket with S3's own 404 text for a missing bucket,
+// else S3Error with the store's message.
+struct S3Failure {
+  std::string code, message;
+};
+S3Failure S3FailureOf(const engine::Status& status);
+
 // A new id: the start time in 14 digits, "-", 8 hex digits.
 std::string NewTransferId(int64_t start_millis);
 

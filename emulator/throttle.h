@@ -12,7 +12,9 @@
 // buckets hold more than zero units and is charged afterwards what it
 // consumed — the ConsumedCapacity localdynamo reports, so the numbers are the
 // same — which may take a bucket below zero, as a large read does in
-// DynamoDB. Writes need their table's write bucket and every GSI's: a GSI out
+// DynamoDB; a batch runs only as many of a table's requests as the buckets'
+// Headroom holds, the rest left unprocessed (request_controls.cc). Writes
+// need their table's write bucket and every GSI's: a GSI out
 // of write capacity throttles writes to its table. Reads on a GSI use the
 // index's read bucket; on a local index, the table's. The buckets read the
 // current schema on every request, so UpdateTable takes effect at once.
