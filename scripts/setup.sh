@@ -20,7 +20,9 @@
 #                             a Go of 1.24 or later with the AWS SDK for Go v2 in build/go
 #                             (scripts/go-env.sh: Debian's golang-1.23 from
 #                             bookworm-backports fetches Go 1.26 where the machine has no
-#                             Go that new); each suite compiled once here
+#                             Go that new); each suite compiled once here; curl for the
+#                             docs' examples; Node 20 from npm where the machine's is
+#                             older (scripts/node-env.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +33,7 @@ if [[ "${1:-}" == "--tests" ]]; then
   tests=ON
   packages+=(libgtest-dev python3 python3-boto3 python3-pytest python3-pytest-xdist python3-pip
              python3-setuptools python3-wheel awscli zstd clang libclang-rt-14-dev libc++-14-dev
-             libc++abi-14-dev chromium file python3-venv openjdk-17-jdk-headless maven)
+             libc++abi-14-dev chromium file python3-venv openjdk-17-jdk-headless maven curl)
   # A node from elsewhere (with its own npm) is fine; Debian's npm would conflict with it.
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
@@ -40,6 +42,8 @@ fi
 scripts/apt-install.sh setup "${packages[@]}"
 
 if [[ "${1:-}" == "--tests" ]]; then
+  # Node 20 or later for the JavaScript clients (Debian's is 18).
+  . scripts/node-env.sh
   # The JS SDK tests', the MCP tests', the Node integration sample's and the
   # browser tests' packages, exactly as their lockfiles pin them.
   (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)

@@ -33,6 +33,8 @@ stage() {  # name, command...
   echo "test.sh: $name took $((SECONDS - started)) s (at $((SECONDS / 60)) min)"
 }
 stage setup scripts/setup.sh --tests
+# The Node the set-up chose (scripts/node-env.sh), for every stage after it.
+. scripts/node-env.sh
 stage ctest bash -c 'cd build && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"'
 stage clang_check scripts/clang_check.sh
 if [[ "${LOCALDYNAMO_SKIP_RELEASE:-0}" != 1 ]]; then
