@@ -49,9 +49,9 @@ size_of() { bah images --format '{{.Size}}' "$1" | sed -n 1p; }
 
 started=$(date +%s)
 STORAGE_DRIVER=$driver scripts/container-base.sh
-# The manifest list an earlier run left (below) goes first: once its images
-# are rebuilt, Debian's buildah and podman can no longer list the store's
-# images past it ("reading manifest for image instance ... file does not
+# The manifest list an earlier run left (below) goes first: with it in the
+# store, Debian's buildah and podman were seen failing to list any image
+# after a run ("reading manifest for image instance ... file does not
 # exist"), and Testcontainers for Java lists them.
 bah manifest rm "$image-multiarch" >/dev/null 2>&1 || true
 echo "container-test: building $image (linux/amd64)"
