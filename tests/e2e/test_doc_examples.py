@@ -192,8 +192,14 @@ def reader_env(workdir, port):
     (bin_dir / "localdynamo").symlink_to(server_binary().resolve())
     tools = [str(bin_dir)]
     for tool in ("node", "aws"):
-        # Debian's own first, as the README's machine has them.
-        found = "/usr/bin/" + tool if os.access("/usr/bin/" + tool, os.X_OK) else shutil.which(tool)
+        # Debian's AWS CLI first, as the README's machine has it; the node the
+        # set-up put first on PATH (scripts/node-env.sh: Debian's 18 is older
+        # than the JS SDK the examples import supports).
+        debian = "/usr/bin/" + tool
+        if tool == "aws" and os.access(debian, os.X_OK):
+            found = debian
+        else:
+            found = shutil.which(tool) or (debian if os.access(debian, os.X_OK) else None)
         if found and str(Path(found).parent) not in tools:
             tools.append(str(Path(found).parent))
     return {
