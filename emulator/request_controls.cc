@@ -1,7 +1,6 @@
 #include "emulator/request_controls.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
@@ -129,18 +128,24 @@ void NoteThrottledKeys(engine::Database& db, const api::Caller& caller, const ra
 
 // The units one request of a batch is expected to take, to decide before it
 // runs whether the table's buckets still hold enough for it: a put its
-// item's size in 1 KB units, a delete one unit, a key read half a unit
-// (a whole one consistently). The charge itself comes afterwards, from what
-// the batch reports it consumed.
+// item's size, a delete or a key read the least a request is billed (its
+// old item's or answer's size is not known yet), rounded as api/capacity.h
+// bills them. The charge itself comes afterwards, from what the batch
+// reports it consumed.
 double ExpectedUnits(const rapidjson::Value& request, bool reads, bool consistent) {
-  if (reads) return consistent ? 1.0 : 0.5;
-  auto put = request.IsObject() ? request.FindMember("PutRequest") : request.MemberEnd();
-  if (!request.IsObject() || put == request.MemberEnd() || !put->value.IsObject()) return 1.0;
-  auto item_json = put->value.FindMember("Item");
-  if (item_json == put->value.MemberEnd()) return 1.0;
-  auto item = api::ParseItem(item_json->value);
-  if (!item.ok()) return 1.0;
-  return std::max<double>(1.0, std::ceil(static_cast<double>(engine::ItemSize(*item)) / 1024.0));
+  if (reads) return api::ReadUnits(0, consistent);
+  size_t bytes = 0;
+  if (request.IsObject()) {
+    auto put = request.FindMember("PutRequest");
+    if (put != request.MemberEnd() && put->value.IsObject()) {
+      auto item_json = put->value.FindMember("Item");
+      if (item_json != put->value.MemberEnd()) {
+        auto item = api::ParseItem(item_json->value);
+        if (item.ok()) bytes = engine::ItemSize(*item);
+      }
+    }
+  }
+  return api::WriteUnits(bytes);
 }
 
 }  // namespace
