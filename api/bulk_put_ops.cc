@@ -204,14 +204,6 @@ void RecordFailure(BulkPutOutcome& outcome, const std::string& bucket, const std
   }));
 }
 
-std::string ErrorMessageOf(const Response& response) {
-  rapidjson::Document doc;
-  doc.Parse(response.body.data(), response.body.size());
-  if (!doc.IsObject()) return "";
-  std::string message = StringMemberOr(doc, "message");
-  return message.empty() ? StringMemberOr(doc, "Message") : message;
-}
-
 void FailOnS3(BulkPutOutcome& outcome, const engine::Status& status) {
   outcome.status = "FAILED";
   S3Failure failure = S3FailureOf(status);
@@ -256,7 +248,7 @@ BulkPutOutcome RunBulkPut(Context& ctx, const BulkPutRequest& request) {
       Response put = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.PutItem",
                               put_prefix + items.items[i] + "}");
       if (put.http_status != 200) {
-        RecordFailure(outcome, request.bucket, key, i, ErrorMessageOf(put));
+        RecordFailure(outcome, request.bucket, key, i, ErrorOfResponse(put).message);
         continue;
       }
       rapidjson::Document item_json;

@@ -136,21 +136,6 @@ ApiResult<ImportRequest> ReadImportRequest(const rapidjson::Value& body) {
   return out;
 }
 
-// The answer of a request sent through Dispatch, as an error to pass on.
-ApiError ErrorOfResponse(const Response& response) {
-  rapidjson::Document doc;
-  doc.Parse(response.body.data(), response.body.size());
-  std::string type = doc.IsObject() ? StringMemberOr(doc, "__type") : "";
-  if (size_t hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
-  std::string message = doc.IsObject() ? StringMemberOr(doc, "message") : "";
-  if (message.empty() && doc.IsObject()) message = StringMemberOr(doc, "Message");
-  return ApiError::Injected(type, response.http_status, message);
-}
-
-std::string MessageOfResponse(const Response& response) {
-  return ErrorOfResponse(response).message;
-}
-
 // The key attributes of the table and its GSIs, and their types: the CSV
 // columns that are not strings.
 std::map<std::string, std::string, std::less<>> KeyTypes(const engine::TableSchema& schema) {
@@ -245,7 +230,7 @@ ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
         continue;
       }
       // As DynamoDB, the first bad item ends its object.
-      RecordItemError(outcome, request, import_arn, key, i, MessageOfResponse(put));
+      RecordItemError(outcome, request, import_arn, key, i, ErrorOfResponse(put).message);
       items.error.reset();
       break;
     }

@@ -202,6 +202,16 @@ bool IsS3BucketName(std::string_view bucket) {
                      [&](char c) { return alnum(c) || c == '.' || c == '-' || c == '_'; });
 }
 
+ApiError ErrorOfResponse(const Response& response) {
+  rapidjson::Document doc;
+  doc.Parse(response.body.data(), response.body.size());
+  std::string type = doc.IsObject() ? StringMemberOr(doc, "__type") : "";
+  if (size_t hash = type.rfind('#'); hash != std::string::npos) type.erase(0, hash + 1);
+  std::string message = doc.IsObject() ? StringMemberOr(doc, "message") : "";
+  if (message.empty() && doc.IsObject()) message = StringMemberOr(doc, "Message");
+  return ApiError::Injected(type, response.http_status, message);
+}
+
 S3Failure S3FailureOf(const engine::Status& status) {
   if (status.code() == engine::Status::Code::kNotFound) {
     return {"S3NoSuchBucket",

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "api/context.h"
+#include "api/dispatch.h"
 #include "api/errors.h"
 
 namespace ddb::api {
@@ -102,6 +103,11 @@ struct S3Failure {
   std::string code, message;
 };
 S3Failure S3FailureOf(const engine::Status& status);
+
+// The error a request a transfer sent through Dispatch answered (an import's
+// CreateTable, an item's PutItem), to pass on or report: its __type without
+// the namespace, its status and its message.
+ApiError ErrorOfResponse(const Response& response);
 
 // A new id: the start time in 14 digits, "-", 8 hex digits.
 std::string NewTransferId(int64_t start_millis);
