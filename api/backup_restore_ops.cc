@@ -36,7 +36,7 @@ ApiResult<std::shared_ptr<const engine::BackupInfo>> FindBackup(const Context& c
   constexpr std::string_view kMarker = "/backup/";
   size_t marker = arn.rfind(kMarker);
   if (!arn.starts_with("arn:") || marker == std::string_view::npos) return InvalidBackupArn();
-  auto backup = ctx.db.FindBackup(ctx.caller.ns, arn.substr(marker + kMarker.size()));
+  auto backup = ctx.engine.backups().Find(ctx.caller.ns, arn.substr(marker + kMarker.size()));
   if (!backup.ok() || BackupArn(ctx, **backup) != arn) return NoSuchBackup(arn);
   return *backup;
 }
@@ -350,7 +350,7 @@ ApiResult<std::string> CreateBackup(Context& ctx, const rapidjson::Value& reques
   }
   if (!constraints.empty()) return constraints.ToError();
   std::string table_name = TableNameFromArn(*table);
-  auto backup = ctx.db.CreateBackup(ctx.caller.ns, table_name, *name);
+  auto backup = ctx.engine.backups().Create(ctx.caller.ns, table_name, *name);
   if (!backup.ok()) {
     if (backup.status().code() == engine::Status::Code::kNotFound) {
       return BackupTableNotFound(table_name);
@@ -378,7 +378,7 @@ ApiResult<std::string> DeleteBackup(Context& ctx, const rapidjson::Value& reques
   if (!arn.ok()) return arn.take_error();
   auto backup = FindBackup(ctx, *arn);
   if (!backup.ok()) return backup.take_error();
-  auto deleted = ctx.db.DeleteBackup(ctx.caller.ns, (*backup)->backup_id);
+  auto deleted = ctx.engine.backups().Delete(ctx.caller.ns, (*backup)->backup_id);
   if (!deleted.ok()) {
     if (deleted.status().code() == engine::Status::Code::kNotFound) return NoSuchBackup(*arn);
     return deleted.status();
@@ -413,7 +413,7 @@ ApiResult<std::string> ListBackups(Context& ctx, const rapidjson::Value& request
   std::optional<std::string> table_name;
   if (table) table_name = TableNameFromArn(*table);
   std::vector<std::shared_ptr<const engine::BackupInfo>> listed;
-  for (auto& backup : ctx.db.ListBackups(ctx.caller.ns)) {
+  for (auto& backup : ctx.engine.backups().List(ctx.caller.ns)) {
     if (!user) break;
     if (table_name && backup->schema.name != *table_name) continue;
     if (*lower && backup->created_millis < **lower) continue;
@@ -484,7 +484,7 @@ ApiResult<std::string> RestoreTableFromBackup(Context& ctx, const rapidjson::Val
       *target_name);
   if (!target.ok()) return target.take_error();
   return RestoreAnswer(
-      ctx, ctx.db.RestoreBackup(ctx.caller.ns, (*backup)->backup_id, std::move(*target)),
+      ctx, ctx.engine.backups().Restore(ctx.caller.ns, (*backup)->backup_id, std::move(*target)),
       *target_name, NoSuchBackup(*arn));
 }
 
@@ -546,9 +546,9 @@ ApiResult<std::string> RestoreTableToPointInTime(Context& ctx, const rapidjson::
   auto target =
       RestoredSchema(ctx, request, **schema, {"", ctx.TableArn(source), at}, *target_name);
   if (!target.ok()) return target.take_error();
-  return RestoreAnswer(ctx,
-                       ctx.db.RestoreToPointInTime(ctx.caller.ns, source, at, std::move(*target)),
-                       *target_name, BackupTableNotFound(source_name ? source : ""));
+  auto restored = ctx.engine.point_in_time().Restore(ctx.caller.ns, source, at, std::move(*target));
+  return RestoreAnswer(ctx, std::move(restored), *target_name,
+                       BackupTableNotFound(source_name ? source : ""));
 }
 
 }  // namespace ddb::api

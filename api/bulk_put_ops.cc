@@ -213,7 +213,7 @@ void FailOnS3(BulkPutOutcome& outcome, const engine::Status& status) {
 
 BulkPutOutcome RunBulkPut(Context& ctx, const BulkPutRequest& request) {
   BulkPutOutcome outcome;
-  engine::ObjectStore& store = ctx.db.object_store();
+  engine::ObjectStore& store = ctx.engine.object_store();
   auto keys = store.List(request.bucket, request.key_prefix);
   if (!keys.ok()) {
     FailOnS3(outcome, keys.status());
@@ -245,7 +245,7 @@ BulkPutOutcome RunBulkPut(Context& ctx, const BulkPutRequest& request) {
     ObjectItems items = ReadImportObject(*text, request.format, CsvOptions{});
     for (size_t i = 0; i < items.items.size(); ++i) {
       ++outcome.processed_items;
-      Response put = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.PutItem",
+      Response put = Dispatch(ctx.engine, ctx.caller, "DynamoDB_20120810.PutItem",
                               put_prefix + items.items[i] + "}");
       if (put.http_status != 200) {
         RecordFailure(outcome, request.bucket, key, i, ErrorOfResponse(put).message);
@@ -376,7 +376,7 @@ ApiResult<std::string> StartBulkPutItems(Context& ctx, const rapidjson::Value& b
     std::string report;
     for (const auto& line : outcome.error_lines) report += line + "\n";
     engine::Status put =
-        ctx.db.object_store().Put(request->output_bucket, ReportKey(*request, id), report);
+        ctx.engine.object_store().Put(request->output_bucket, ReportKey(*request, id), report);
     if (!put.ok()) FailOnS3(outcome, put);
   }
   std::string description =

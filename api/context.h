@@ -1,6 +1,7 @@
-// What every operation handler receives: the database and who is asking.
+// What every operation handler receives: the engine — its data plane `db`
+// and its other capabilities — and who is asking.
 //
-// Thread safety: a Context lives for one request on one thread; the Database
+// Thread safety: a Context lives for one request on one thread; the Engine
 // it points to is thread-safe.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 #include "api/database_scope.h"
 #include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::api {
 
@@ -30,7 +32,8 @@ struct Caller {
 class CapturedItems;
 
 struct Context {
-  engine::Database& db;
+  engine::Engine& engine;
+  engine::Database& db;  // engine.database(): what most operations use
   const Caller& caller;
   // The items read straight from the request's text (item_capture.h), when
   // its operation has any.

@@ -261,9 +261,9 @@ ApiResult<std::string> ListContributorInsights(Context& ctx, const rapidjson::Va
   });
 }
 
-ApiResult<std::string> InsightsReport(engine::Database& db, std::string_view ns,
+ApiResult<std::string> InsightsReport(engine::Engine& engine, std::string_view ns,
                                       std::string_view table, size_t limit) {
-  auto schema = db.GetSchema(ns, table);
+  auto schema = engine.database().GetSchema(ns, table);
   if (!schema.ok()) return engine::TableNotFound(table);
   const engine::TableSchema& t = **schema;
   return RenderObject([&](JsonWriter& w) {
@@ -290,7 +290,8 @@ ApiResult<std::string> InsightsReport(engine::Database& db, std::string_view ns,
         }
         w.Key("Contributors");
         w.StartArray();
-        for (const auto& tally : db.key_insights().Top(ns, t, insights.index_name, rule, limit)) {
+        auto top = engine.key_insights().Top(ns, t, insights.index_name, rule, limit);
+        for (const auto& tally : top) {
           w.StartObject();
           w.Key("Keys");
           WriteItem(w, tally.key);

@@ -125,7 +125,7 @@ Response MissingAuthenticationTokenResponse() {
 
 bool IsKnownTarget(std::string_view target) { return FindHandler(target) != nullptr; }
 
-Response Dispatch(engine::Database& db, const Caller& caller, std::string_view target,
+Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view target,
                   std::string_view body) {
   Handler handler = FindHandler(target);
   if (!handler) return ErrorResponse(ApiError::UnknownOperation());
@@ -137,7 +137,7 @@ Response Dispatch(engine::Database& db, const Caller& caller, std::string_view t
       (!ParseUntrustedJson(body, doc) || !doc.IsObject())) {
     return ErrorResponse(ApiError::Serialization(""));
   }
-  Context context{db, caller, &captured, body};
+  Context context{engine, engine.database(), caller, &captured, body};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
   return {200, std::move(result).value()};

@@ -4,7 +4,7 @@
 // Parses the body, routes "DynamoDB_20120810.<Operation>" to its handler and
 // renders the result or the error (errors.h). Never throws for bad input.
 //
-// Thread safety: safe for concurrent calls; the Database must outlive them.
+// Thread safety: safe for concurrent calls; the Engine must outlive them.
 #pragma once
 
 #include <string>
@@ -20,7 +20,7 @@ struct Response {
 };
 
 // `target` is the X-Amz-Target header's value.
-Response Dispatch(engine::Database& db, const Caller& caller, std::string_view target,
+Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view target,
                   std::string_view body);
 
 // The answers to requests that never reach an operation.

@@ -216,7 +216,7 @@ ExportOutcome RunExport(Context& ctx, const ExportRequest& request,
   std::string base = request.prefix;
   if (!base.empty() && base.back() != '/') base += '/';
   base += "AWSDynamoDB/";
-  ExportWriter writer(ctx.db.object_store(), request.bucket, base + export_id + "/",
+  ExportWriter writer(ctx.engine.object_store(), request.bucket, base + export_id + "/",
                       request.incremental ? base + "data/" : base + export_id + "/data/",
                       request.format, /*items_per_file=*/100'000);
   auto fail = [&](const engine::Status& status) {
@@ -231,8 +231,8 @@ ExportOutcome RunExport(Context& ctx, const ExportRequest& request,
   }
   uint64_t size = 0;
   if (request.incremental) {
-    auto changes = ctx.db.ChangesBetween(ctx.caller.ns, schema.name, *request.from_time,
-                                         *request.to_time);
+    auto changes = ctx.engine.point_in_time().ChangesBetween(ctx.caller.ns, schema.name,
+                                                             *request.from_time, *request.to_time);
     if (!changes.ok()) return fail(changes.status());
     bool with_old = request.view_type == "NEW_AND_OLD_IMAGES";
     for (const auto& change : *changes) {
@@ -244,7 +244,8 @@ ExportOutcome RunExport(Context& ctx, const ExportRequest& request,
     }
     size = std::max<uint64_t>(size, kMinIncrementalBilledBytes);
   } else {
-    auto items = ctx.db.ItemsAt(ctx.caller.ns, schema.name, *request.export_time);
+    auto items =
+        ctx.engine.point_in_time().ItemsAt(ctx.caller.ns, schema.name, *request.export_time);
     if (!items.ok()) return fail(items.status());
     for (const auto& item : *items) {
       size += engine::ItemSize(item);

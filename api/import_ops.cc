@@ -190,7 +190,7 @@ void RecordItemError(ImportOutcome& outcome, const ImportRequest& request,
 ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
                                    const std::string& import_arn) {
   ImportOutcome outcome;
-  engine::ObjectStore& store = ctx.db.object_store();
+  engine::ObjectStore& store = ctx.engine.object_store();
   auto keys = store.List(request.bucket, request.key_prefix);
   if (!keys.ok()) {
     outcome.status = "FAILED";
@@ -201,7 +201,7 @@ ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
     return outcome;
   }
   // The table, as CreateTable makes one from the same members.
-  Response created = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.CreateTable",
+  Response created = Dispatch(ctx.engine, ctx.caller, "DynamoDB_20120810.CreateTable",
                               CompactJson(*request.creation));
   if (created.http_status != 200) return ErrorOfResponse(created);
   auto schema = ctx.db.GetSchema(ctx.caller.ns, request.table);
@@ -223,7 +223,7 @@ ApiResult<ImportOutcome> RunImport(Context& ctx, const ImportRequest& request,
     ObjectItems items = ReadImportObject(*text, request.format, csv);
     for (size_t i = 0; i < items.items.size(); ++i) {
       ++outcome.processed_items;
-      Response put = Dispatch(ctx.db, ctx.caller, "DynamoDB_20120810.PutItem",
+      Response put = Dispatch(ctx.engine, ctx.caller, "DynamoDB_20120810.PutItem",
                               put_prefix + items.items[i] + "}");
       if (put.http_status == 200) {
         ++outcome.imported_items;
@@ -331,9 +331,8 @@ ApiResult<std::string> ImportTable(Context& ctx, const rapidjson::Value& body) {
   if (!outcome->error_records.empty()) {
     std::string log;
     for (const auto& record : outcome->error_records) log += record + "\n";
-    if (auto stored = ctx.db.PutSetting(ErrorLogKey(ctx.caller.ns, id), log); !stored.ok()) {
-      return stored;
-    }
+    auto stored = ctx.engine.settings().Put(ErrorLogKey(ctx.caller.ns, id), log);
+    if (!stored.ok()) return stored;
   }
   return WrapImport(InProgressView(description, kImportRunning));
 }

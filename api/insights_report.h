@@ -7,19 +7,19 @@
 //   {"TableName": "T", "Rules": [{"RuleName": "DynamoDBContributorInsights-PKC-T-<ms>",
 //     "IndexName"?: "I", "Contributors": [{"Keys": {<DynamoDB JSON>}, "Count": 12}, ...]}]}
 //
-// Thread safety: as the Database.
+// Thread safety: as the Engine.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "api/errors.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::api {
 
 // ResourceNotFoundException for a missing table; `limit` contributors per rule.
-ApiResult<std::string> InsightsReport(engine::Database& db, std::string_view ns,
+ApiResult<std::string> InsightsReport(engine::Engine& engine, std::string_view ns,
                                       std::string_view table, size_t limit);
 
 }  // namespace ddb::api

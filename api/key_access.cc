@@ -5,13 +5,13 @@ namespace ddb::api {
 void NoteKeyRead(Context& ctx, const engine::TableSchema& schema, std::string_view index,
                  const engine::Item& key) {
   if (schema.contributor_insights.empty()) return;
-  ctx.db.key_insights().Note(ctx.caller.ns, schema, index, key, /*throttled=*/false);
+  ctx.engine.key_insights().Note(ctx.caller.ns, schema, index, key, /*throttled=*/false);
 }
 
 void NoteItemWrite(Context& ctx, const engine::TableSchema& schema, const engine::Item& key,
                    const engine::Item* old_item, const engine::Item* new_item) {
   if (schema.contributor_insights.empty()) return;
-  engine::KeyInsights& insights = ctx.db.key_insights();
+  engine::KeyInsights& insights = ctx.engine.key_insights();
   insights.Note(ctx.caller.ns, schema, "", key, false);
   // An index is written when the item enters, changes in or leaves it:
   // counted by the key it has there now, or had.

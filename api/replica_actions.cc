@@ -197,8 +197,8 @@ std::optional<ApiError> AddReplicaFor(Context& ctx, std::string_view table, cons
   engine::Replica added{.region = action.region, .ns = ctx.caller.NamespaceOfRegion(action.region),
                         .created_millis = ctx.db.clock().NowMillis()};
   ApplyOverrides(added, action);
-  auto created =
-      ctx.db.AddReplica(ctx.caller.ns, table, self, added, ReplicaSchema(**source, action));
+  auto created = ctx.engine.replication().AddReplica(ctx.caller.ns, table, self, added,
+                                                     ReplicaSchema(**source, action));
   if (created.status().code() == engine::Status::Code::kAlreadyExists) return AlreadyExisted(table);
   if (!created.ok()) return ApiResult<int>(created.status()).error();
   return std::nullopt;

@@ -193,7 +193,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
                                     "deletion protection first.");
       }
       // DynamoDB's answer still lists the replica, being deleted.
-      auto removed = ctx.db.RemoveReplica(table, member->ns);
+      auto removed = ctx.engine.replication().RemoveReplica(table, member->ns);
       if (!removed.ok()) return removed.status();
       break;
     }
@@ -215,7 +215,7 @@ ApiResult<std::string> UpdateReplicas(Context& ctx, std::string_view table,
         });
         if (!changed.ok()) return changed.status();
       }
-      auto set = ctx.db.SetReplicaGroup(table, group);
+      auto set = ctx.engine.replication().SetReplicaGroup(table, group);
       if (!set.ok()) return set;
       description = ctx.db.DescribeTable(ctx.caller.ns, table);
       if (!description.ok()) return description.status();

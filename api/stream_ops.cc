@@ -45,7 +45,7 @@ ApiResult<engine::StreamDescription> FindStream(Context& ctx, std::optional<std:
   if (!constraints.empty()) return constraints.ToError();
   auto parts = ParseStreamArn(*arn);
   if (!parts) return ApiError::Validation("Invalid StreamArn");
-  auto stream = ctx.db.DescribeStream(ctx.caller.ns, parts->table, parts->label);
+  auto stream = ctx.engine.streams().Describe(ctx.caller.ns, parts->table, parts->label);
   if (!stream.ok()) return StreamNotFound(*arn);
   return std::move(stream).value();
 }
@@ -172,7 +172,7 @@ ApiResult<std::string> ListStreams(Context& ctx, const rapidjson::Value& request
   if (start && !ParseStreamArn(*start)) {
     return ApiError::Validation("Invalid ExclusiveStartStreamArn");
   }
-  auto streams = ctx.db.ListStreams(ctx.caller.ns, table.value_or(""));
+  auto streams = ctx.engine.streams().List(ctx.caller.ns, table.value_or(""));
   Page page = PageAfter(streams, start, limit,
                         [&](const auto& stream) { return ArnOf(ctx, stream.info); });
   return RenderObject([&](JsonWriter& w) {
@@ -338,9 +338,9 @@ ApiResult<std::string> GetRecords(Context& ctx, const rapidjson::Value& request)
   if (now - it->created_millis > kIteratorLifetimeMillis) {
     return ApiError::ExpiredIterator("Shard iterator has expired");
   }
-  auto read = ctx.db.ReadShard(ctx.caller.ns, parts->table, parts->label, it->shard_id,
-                               it->position, static_cast<size_t>(limit.value_or(1000)),
-                               kMaxRecordBytes);
+  auto read = ctx.engine.streams().Read(ctx.caller.ns, parts->table, parts->label, it->shard_id,
+                                        it->position, static_cast<size_t>(limit.value_or(1000)),
+                                        kMaxRecordBytes);
   if (!read.ok()) {
     switch (read.status().code()) {
       case engine::Status::Code::kTrimmedData:
@@ -352,7 +352,7 @@ ApiResult<std::string> GetRecords(Context& ctx, const rapidjson::Value& request)
         return read.status();
     }
   }
-  auto stream = ctx.db.DescribeStream(ctx.caller.ns, parts->table, parts->label);
+  auto stream = ctx.engine.streams().Describe(ctx.caller.ns, parts->table, parts->label);
   if (!stream.ok()) return StreamNotFound(it->arn);
   return RenderObject([&](JsonWriter& w) {
     w.Key("Records");

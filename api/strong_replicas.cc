@@ -137,7 +137,7 @@ ApiResult<std::string> UpdateStrongGroup(Context& ctx, std::string_view table,
   if (!description.ok()) return description.status();
   for (const Action& action : actions) {
     const engine::Replica* member = FindMember(current, action.region);
-    auto removed = ctx.db.RemoveReplica(table, member->ns);
+    auto removed = ctx.engine.replication().RemoveReplica(table, member->ns);
     if (!removed.ok()) return removed.status();
   }
   // DynamoDB's answer still lists what is being deleted.

@@ -231,7 +231,8 @@ ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<Transa
   TransactWriteAnswer answer;
   answer.schemas = std::move(schemas).value();
   if (token) {
-    auto seen_before = ctx.db.CheckToken(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
+    auto seen_before =
+        ctx.engine.tokens().Check(ctx.caller.ns, *token, fingerprint, kTokenLifetimeMillis);
     if (seen_before == engine::TokenCheck::kInProgress) {
       return ApiError::TransactionInProgress(
           "Transaction from previous request is still in progress");
@@ -256,8 +257,8 @@ ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<Transa
   }
   auto outcome = ctx.db.TransactWrite(ctx.caller.ns, writes);
   if (token) {
-    ctx.db.FinishToken(ctx.caller.ns, *token, outcome.ok() && outcome->committed,
-                       kTokenLifetimeMillis);
+    ctx.engine.tokens().Finish(ctx.caller.ns, *token, outcome.ok() && outcome->committed,
+                               kTokenLifetimeMillis);
   }
   if (!outcome.ok()) return outcome.status();
   if (!outcome->committed) return Cancellation(*outcome, checks);

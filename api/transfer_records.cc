@@ -70,12 +70,13 @@ std::optional<std::string> ArnOfImportToken(std::string_view token) {
 
 engine::Status PutTransferRecord(Context& ctx, TransferKind kind, std::string_view id,
                                  std::string_view description_json) {
-  return ctx.db.PutSetting(RecordPrefix(kind, ctx.caller.ns) + std::string(id), description_json);
+  return ctx.engine.settings().Put(RecordPrefix(kind, ctx.caller.ns) + std::string(id),
+                                   description_json);
 }
 
 ApiResult<std::vector<TransferRecord>> ListTransferRecords(Context& ctx, TransferKind kind) {
   std::string prefix = RecordPrefix(kind, ctx.caller.ns);
-  auto settings = ctx.db.ListSettings(prefix);
+  auto settings = ctx.engine.settings().List(prefix);
   if (!settings.ok()) return settings.status();
   std::vector<TransferRecord> records;
   for (auto& [key, value] : *settings) {

@@ -202,7 +202,7 @@ ApiResult<std::string> SearchVectors(Context& ctx, const rapidjson::Value& reque
     if (!collected.ok()) return collected.take_error();
   }
   std::string table_name = TableNameFromArn(*table);
-  auto found = ctx.db.SearchVectors(ctx.caller.ns, table_name, query);
+  auto found = ctx.engine.vectors().Search(ctx.caller.ns, table_name, query);
   if (!found.ok()) return found.status();
   const engine::TableSchema& schema = *found->schema;
   const engine::VectorIndexSchema* index = found->index;

@@ -15,7 +15,7 @@
 
 #include "api/dispatch.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 using namespace ddb;
 
@@ -57,10 +57,10 @@ void Must(const api::Response& response) {
 int main(int argc, char** argv) {
   const int items = argc > 1 ? std::atoi(argv[1]) : 20000;
   engine::SystemClock clock;
-  auto db = engine::Database::Open({.in_memory = true}, clock);
-  if (!db.ok()) return 1;
+  auto engine = engine::Engine::Open({.in_memory = true}, clock);
+  if (!engine.ok()) return 1;
   api::Caller caller;
-  Must(api::Dispatch(**db, caller, "DynamoDB_20120810.CreateTable", R"({
+  Must(api::Dispatch(**engine, caller, "DynamoDB_20120810.CreateTable", R"({
     "TableName": "embeddings", "BillingMode": "PAY_PER_REQUEST",
     "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
     "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   std::clock_t cpu = std::clock();
   auto wall = std::chrono::steady_clock::now();
   for (const std::string& body : bodies) {
-    Must(api::Dispatch(**db, caller, "DynamoDB_20120810.BatchWriteItem", body));
+    Must(api::Dispatch(**engine, caller, "DynamoDB_20120810.BatchWriteItem", body));
   }
   double cpu_us = double(std::clock() - cpu) / CLOCKS_PER_SEC * 1e6;
   double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();

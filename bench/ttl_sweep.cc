@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/database.h"
+#include "engine/engine.h"
 
 using namespace ddb::engine;
 
@@ -53,9 +53,9 @@ void Load(Database& db, const std::string& table, int64_t items, int64_t soon, i
   }
 }
 
-double SweepMillis(Database& db, size_t expect) {
+double SweepMillis(Engine& engine, size_t expect) {
   auto start = std::chrono::steady_clock::now();
-  auto swept = db.SweepExpired();
+  auto swept = engine.housekeeping().SweepExpired();
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                   .count();
   if (!swept.ok() || swept->size() != expect) {
@@ -72,24 +72,25 @@ int main(int argc, char** argv) {
   FakeClock clock;
   DatabaseOptions options;
   options.in_memory = true;
-  auto db = Database::Open(options, clock);
-  if (!db.ok()) return 1;
+  auto engine = Engine::Open(options, clock);
+  if (!engine.ok()) return 1;
+  Database& db = (*engine)->database();
   int64_t now = clock.NowMillis() / 1000;
   auto load_start = std::chrono::steady_clock::now();
-  Load(**db, "small", 10'000, 1'000, 0, now);
-  Load(**db, "large", large, 1'000, 10'000, now + 100);
+  Load(db, "small", 10'000, 1'000, 0, now);
+  Load(db, "large", large, 1'000, 10'000, now + 100);
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   // Let RocksDB's background flushes and compactions settle, so that the
   // sweeps are measured against a quiet store.
   std::this_thread::sleep_for(std::chrono::seconds(10));
 
   clock.Advance(15'000);  // the small table's 1,000 are due
-  double small_1k = SweepMillis(**db, 1'000);
+  double small_1k = SweepMillis(**engine, 1'000);
   clock.Advance(100'000);  // the large table's first 1,000 are due
-  double large_1k = SweepMillis(**db, 1'000);
+  double large_1k = SweepMillis(**engine, 1'000);
   clock.Advance(10'000);  // and its 10,000
-  double large_10k = SweepMillis(**db, 10'000);
-  double idle = SweepMillis(**db, 0);
+  double large_10k = SweepMillis(**engine, 10'000);
+  double idle = SweepMillis(**engine, 0);
 
   std::printf("loaded %lld + 10000 items in %.1f s\n", static_cast<long long>(large), load_s);
   std::printf("case                                   sweep ms   per item us   ratio\n");

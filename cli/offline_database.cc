@@ -22,9 +22,9 @@ std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& targ
   engine::DatabaseOptions options;
   options.data_dir = target.data_dir;
   options.write_ahead_log = mode != Mode::kBulkLoad;
-  auto db = engine::Database::Open(options, offline->clock_);
-  if (!db.ok()) {
-    const std::string& message = db.status().message();
+  auto engine = engine::Engine::Open(options, offline->clock_);
+  if (!engine.ok()) {
+    const std::string& message = engine.status().message();
     if (message.find("lock") != std::string::npos || message.find("LOCK") != std::string::npos) {
       *error = "the data directory " + target.data_dir +
                " is in use by another process, most likely a localdynamo server running on "
@@ -34,7 +34,7 @@ std::unique_ptr<OfflineDatabase> OfflineDatabase::Open(const OfflineTarget& targ
     }
     return nullptr;
   }
-  offline->db_ = std::move(db).value();
+  offline->engine_ = std::move(engine).value();
   offline->caller_.region = target.region;
   api::DatabaseScope scope = !target.access_key.empty() ? api::DatabaseScope::kPerKeyAndRegion
                              : target.shared_db         ? api::DatabaseScope::kShared
@@ -49,7 +49,7 @@ OfflineDatabase::~OfflineDatabase() = default;
 
 CallResult OfflineDatabase::Call(std::string_view operation, std::string_view body) {
   std::string target = "DynamoDB_20120810." + std::string(operation);
-  api::Response response = api::Dispatch(*db_, caller_, target, body);
+  api::Response response = api::Dispatch(*engine_, caller_, target, body);
   if (response.http_status == 200) return {true, std::move(response.body), "", ""};
   return {false, "", DescribeErrorBody(response.body), ErrorTypeOfBody(response.body)};
 }

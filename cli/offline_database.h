@@ -16,7 +16,7 @@
 
 #include "api/context.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::cli {
 
@@ -62,7 +62,7 @@ class OfflineDatabase {
   // The open database, its clock and the caller every Call uses: for a
   // command that also drives the emulator's own controls in-process (the
   // admin API's handler, as `localdynamo mcp --data-dir` does).
-  engine::Database& db() { return *db_; }
+  engine::Engine& engine() { return *engine_; }
   engine::ShiftableClock& clock() { return clock_; }
   const api::Caller& caller() const { return caller_; }
 
@@ -70,7 +70,7 @@ class OfflineDatabase {
   OfflineDatabase() = default;
   // The system's time until a caller moves it (the admin API's clock).
   engine::ShiftableClock clock_;
-  std::unique_ptr<engine::Database> db_;
+  std::unique_ptr<engine::Engine> engine_;
   api::Caller caller_;
 };
 

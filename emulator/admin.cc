@@ -93,7 +93,7 @@ ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view
   return ClockJson(clock);
 }
 
-ApiResult<std::string> Sweep(engine::Database& db) {
+ApiResult<std::string> Sweep(engine::Engine& engine) {
   // In chunks, so that memory stays bounded however much is due; the answer
   // lists the first kMaxListed and counts them all.
   constexpr size_t kChunk = 1000;
@@ -101,7 +101,7 @@ ApiResult<std::string> Sweep(engine::Database& db) {
   std::vector<engine::ExpiredItem> listed;
   uint64_t count = 0;
   for (;;) {
-    auto deleted = db.SweepExpired(kChunk);
+    auto deleted = engine.housekeeping().SweepExpired(kChunk);
     if (!deleted.ok()) return deleted.status();
     count += deleted->size();
     for (auto& item : *deleted) {
@@ -109,9 +109,9 @@ ApiResult<std::string> Sweep(engine::Database& db) {
     }
     if (deleted->size() < kChunk) break;
   }
-  auto maintained = db.MaintainStreams();
+  auto maintained = engine.housekeeping().MaintainStreams();
   if (!maintained.ok()) return maintained;
-  auto trimmed = db.TrimHistory();
+  auto trimmed = engine.housekeeping().TrimHistory();
   if (!trimmed.ok()) return trimmed;
   return RenderObject([&](JsonWriter& w) {
     w.Key("Deleted");
@@ -353,7 +353,7 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     if (method == "POST") return Answer(MoveClock(services.clock, body));
     return Answer(only("GET or POST"));
   }
-  if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.db) : only("POST"));
+  if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.engine) : only("POST"));
   if (rest == "reset") {
     return Answer(method == "POST" ? Reset(services.preloader, body) : only("POST"));
   }
@@ -375,13 +375,13 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
   }
   if (rest == "replication" || rest.starts_with("replication/")) {
     std::string_view sub = rest == "replication" ? "" : rest.substr(12);
-    return Answer(ReplicationControl(services.db, services.replicator, services.scope, method,
+    return Answer(ReplicationControl(services.engine, services.replicator, services.scope, method,
                                      sub, body));
   }
   if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
   if (rest.starts_with("insights/")) {
     if (method != "GET") return Answer(only("GET"));
-    return Answer(api::InsightsReport(services.db, NamespaceParameter(query).value_or(""),
+    return Answer(api::InsightsReport(services.engine, NamespaceParameter(query).value_or(""),
                                       rest.substr(9), /*limit=*/10));
   }
   return Answer(ApiError::AdminNotFound("No admin endpoint at " + std::string(path)));

@@ -52,15 +52,15 @@
 #include "emulator/snapshots.h"
 #include "emulator/triggers.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
 inline constexpr std::string_view kAdminPrefix = "/_localdynamo";
 
 struct AdminServices {
-  engine::Database& db;
-  engine::ShiftableClock& clock;  // the clock `db` reads
+  engine::Engine& engine;
+  engine::ShiftableClock& clock;  // the clock `engine` reads
   TriggerManager& triggers;
   Preloader& preloader;
   RequestControls& controls;  // injected faults and the throttle

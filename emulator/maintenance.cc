@@ -6,18 +6,18 @@
 
 namespace ddb::emulator {
 
-Maintenance::Maintenance(engine::Database& db, double interval_seconds) : db_(db) {
+Maintenance::Maintenance(engine::Engine& engine, double interval_seconds) : engine_(engine) {
   if (interval_seconds <= 0) return;
   auto interval = std::chrono::milliseconds(static_cast<int64_t>(interval_seconds * 1000));
   thread_ = std::thread([this, interval] {
     std::unique_lock lock(mu_);
     while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
       lock.unlock();
-      auto swept = db_.SweepExpired();
+      auto swept = engine_.housekeeping().SweepExpired();
       if (!swept.ok()) std::cerr << "localdynamo: TTL sweep: " << swept.status().message() << "\n";
-      auto maintained = db_.MaintainStreams();
+      auto maintained = engine_.housekeeping().MaintainStreams();
       if (!maintained.ok()) std::cerr << "localdynamo: streams: " << maintained.message() << "\n";
-      auto trimmed = db_.TrimHistory();
+      auto trimmed = engine_.housekeeping().TrimHistory();
       if (!trimmed.ok()) std::cerr << "localdynamo: recovery history: " << trimmed.message() << "\n";
       lock.lock();
     }

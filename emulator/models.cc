@@ -159,16 +159,16 @@ ApiResult<Models> Models::Read(const std::vector<std::string>& dirs, bool with_i
   return result;
 }
 
-ApiResult<LoadSummary> Models::LoadInto(engine::Database& db, const Caller& caller) const {
+ApiResult<LoadSummary> Models::LoadInto(engine::Engine& engine, const Caller& caller) const {
   LoadSummary summary;
   auto call = [&](std::string_view operation, const Request& request) -> std::optional<ApiError> {
-    Response response = Dispatch(db, caller, std::string(kTarget) + std::string(operation),
+    Response response = Dispatch(engine, caller, std::string(kTarget) + std::string(operation),
                                  request.body);
     if (response.http_status == 200) return std::nullopt;
     return Problem(request.source, Describe(response));
   };
   for (const Table& table : tables_) {
-    if (db.DescribeTable(caller.ns, table.name).ok()) {
+    if (engine.database().DescribeTable(caller.ns, table.name).ok()) {
       ++summary.existing;
       continue;
     }
@@ -193,7 +193,7 @@ ApiResult<std::optional<LoadSummary>> Preloader::EnsureLoaded(const Caller& call
   }
   std::unique_lock lock(mu_);
   if (loaded_.count(caller.ns)) return std::optional<LoadSummary>();
-  auto summary = models_.LoadInto(db_, caller);
+  auto summary = models_.LoadInto(engine_, caller);
   if (!summary.ok()) return summary.take_error();
   loaded_.insert(caller.ns);
   return std::optional<LoadSummary>(*summary);
@@ -201,12 +201,12 @@ ApiResult<std::optional<LoadSummary>> Preloader::EnsureLoaded(const Caller& call
 
 ApiResult<LoadSummary> Preloader::Reset() {
   std::unique_lock lock(mu_);
-  auto reset = db_.Reset();
+  auto reset = engine_.snapshots().Reset();
   if (!reset.ok()) return reset;
   loaded_.clear();
   Caller shared;
   shared.region = std::string(api::kDefaultRegion);
-  auto summary = models_.LoadInto(db_, shared);
+  auto summary = models_.LoadInto(engine_, shared);
   if (!summary.ok()) return summary.take_error();
   loaded_.insert(shared.ns);
   return *summary;
@@ -226,11 +226,11 @@ Caller CallerOfNamespace(std::string_view ns) {
 
 ApiResult<LoadSummary> Preloader::ResetNamespace(const Caller& caller, bool with_models) {
   std::unique_lock lock(mu_);
-  auto dropped = db_.DropNamespace(caller.ns);
+  auto dropped = engine_.snapshots().DropNamespace(caller.ns);
   if (!dropped.ok()) return dropped;
   loaded_.insert(caller.ns);
   if (!with_models) return LoadSummary{};
-  return models_.LoadInto(db_, caller);
+  return models_.LoadInto(engine_, caller);
 }
 
 std::set<std::string, std::less<>> Preloader::Loaded() {

@@ -19,7 +19,7 @@
 
 #include "api/context.h"
 #include "api/errors.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
@@ -40,7 +40,7 @@ class Models {
 
   // Creates the missing tables (with TTL and items) for `caller`'s
   // database. Fails naming the file and line whose request failed.
-  api::ApiResult<LoadSummary> LoadInto(engine::Database& db, const api::Caller& caller) const;
+  api::ApiResult<LoadSummary> LoadInto(engine::Engine& engine, const api::Caller& caller) const;
 
   size_t table_count() const { return tables_.size(); }
 
@@ -67,13 +67,13 @@ api::Caller CallerOfNamespace(std::string_view ns);
 // request. Reset empties the whole database and loads the models afresh.
 class Preloader {
  public:
-  Preloader(Models models, engine::Database& db) : models_(std::move(models)), db_(db) {}
+  Preloader(Models models, engine::Engine& engine) : models_(std::move(models)), engine_(engine) {}
 
   // Loads the models into `caller`'s database unless done before; the
   // summary of what it created, or nullopt when it had been done.
   api::ApiResult<std::optional<LoadSummary>> EnsureLoaded(const api::Caller& caller);
 
-  // Drops everything (Database::Reset) and loads the models into the
+  // Drops everything (engine::DataSnapshots::Reset) and loads the models into the
   // shared database again; per-key databases get theirs on next use.
   api::ApiResult<LoadSummary> Reset();
   // Drops the tables of `caller`'s database alone and loads the models into
@@ -88,7 +88,7 @@ class Preloader {
 
  private:
   const Models models_;
-  engine::Database& db_;
+  engine::Engine& engine_;
   std::shared_mutex mu_;  // shared for the per-request check
   std::set<std::string, std::less<>> loaded_;  // namespaces; guarded by mu_
 };

@@ -10,8 +10,8 @@ using api::ApiError;
 using api::ApiResult;
 using api::JsonWriter;
 
-ApiResult<std::string> Backlogs(engine::Database& db, const Replicator* replicator) {
-  auto backlogs = db.ReplicationBacklogs();
+ApiResult<std::string> Backlogs(engine::Engine& engine, const Replicator* replicator) {
+  auto backlogs = engine.replication().Backlogs();
   if (!backlogs.ok()) return backlogs.status();
   return api::RenderObject([&](JsonWriter& w) {
     if (replicator) {
@@ -44,7 +44,7 @@ ApiResult<std::string> Backlogs(engine::Database& db, const Replicator* replicat
   });
 }
 
-ApiResult<std::string> SetDelay(engine::Database& db, Replicator* replicator,
+ApiResult<std::string> SetDelay(engine::Engine& engine, Replicator* replicator,
                                 api::DatabaseScope scope, std::string_view body) {
   if (!replicator) return ApiError::Validation("This database has no replicator to set a delay on");
   auto doc = ParseAdminBody(body);
@@ -66,23 +66,23 @@ ApiResult<std::string> SetDelay(engine::Database& db, Replicator* replicator,
   if (!table) {
     if (!delay) return ApiError::Validation("The server's DelayMillis cannot be null");
     replicator->set_delay_millis(*delay);
-    return Backlogs(db, replicator);
+    return Backlogs(engine, replicator);
   }
   std::string where = ns ? std::string(*ns)
                          : api::NamespaceOf(scope, access_key.value_or(""),
                                             region.value_or(api::kDefaultRegion));
   replicator->SetTableDelay(where, std::string(*table), delay);
-  return Backlogs(db, replicator);
+  return Backlogs(engine, replicator);
 }
 
 }  // namespace
 
-ApiResult<std::string> ReplicationControl(engine::Database& db, Replicator* replicator,
+ApiResult<std::string> ReplicationControl(engine::Engine& engine, Replicator* replicator,
                                           api::DatabaseScope scope, std::string_view method,
                                           std::string_view sub, std::string_view body) {
   if (sub == "settle") {
     if (method != "POST") return ApiError::AdminMethodNotAllowed("Use POST on /_localdynamo/replication/settle");
-    auto applied = db.SettleReplication();
+    auto applied = engine.replication().Settle();
     if (!applied.ok()) return applied.status();
     return api::RenderObject([&](JsonWriter& w) {
       w.Key("Applied");
@@ -90,8 +90,8 @@ ApiResult<std::string> ReplicationControl(engine::Database& db, Replicator* repl
     });
   }
   if (!sub.empty()) return ApiError::AdminNotFound("No admin endpoint at /_localdynamo/replication/" + std::string(sub));
-  if (method == "GET") return Backlogs(db, replicator);
-  if (method == "POST") return SetDelay(db, replicator, scope, body);
+  if (method == "GET") return Backlogs(engine, replicator);
+  if (method == "POST") return SetDelay(engine, replicator, scope, body);
   return ApiError::AdminMethodNotAllowed("Use GET or POST on /_localdynamo/replication");
 }
 

@@ -18,13 +18,13 @@
 #include "api/database_scope.h"
 #include "api/errors.h"
 #include "emulator/replicator.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
 // `sub` is the path after "replication" ("" or "settle"). Without a
 // replicator (the MCP server's offline database) delays are not kept.
-api::ApiResult<std::string> ReplicationControl(engine::Database& db, Replicator* replicator,
+api::ApiResult<std::string> ReplicationControl(engine::Engine& engine, Replicator* replicator,
                                                api::DatabaseScope scope, std::string_view method,
                                                std::string_view sub, std::string_view body);
 

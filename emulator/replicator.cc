@@ -14,8 +14,8 @@ constexpr int64_t kPollMillis = 10;
 
 }  // namespace
 
-Replicator::Replicator(engine::Database& db, int64_t delay_millis)
-    : db_(db), delay_millis_(delay_millis), thread_([this] { Run(); }) {}
+Replicator::Replicator(engine::Engine& engine, int64_t delay_millis)
+    : engine_(engine), delay_millis_(delay_millis), thread_([this] { Run(); }) {}
 
 Replicator::~Replicator() {
   {
@@ -64,14 +64,14 @@ void Replicator::Run() {
   std::unique_lock lock(stop_mu_);
   while (!stopping_) {
     lock.unlock();
-    uint64_t seen = db_.StreamWrites();
-    auto applied = db_.Replicate(
+    uint64_t seen = engine_.streams().Writes();
+    auto applied = engine_.replication().Replicate(
         [this](std::string_view ns, std::string_view table) { return DelayOf(ns, table); });
     if (!applied.ok()) {
       std::cerr << "localdynamo: replication: " << applied.status().message() << "\n";
     }
-    bool global = db_.HasReplicationFeeds();
-    if (global) db_.WaitForStreamWrites(seen, kPollMillis);
+    bool global = engine_.replication().HasFeeds();
+    if (global) engine_.streams().WaitForWrites(seen, kPollMillis);
     lock.lock();
     if (!global) stop_cv_.wait_for(lock, std::chrono::milliseconds(kPollMillis));
   }

@@ -6,7 +6,7 @@
 // holds them until the clock moves or a test settles them.
 //
 // The admin API (emulator/admin.h) shows each member's backlog, sets the
-// delays and settles (Database::SettleReplication: everything pending at once).
+// delays and settles (engine::Replication::Settle: everything pending at once).
 //
 // Thread safety: safe for concurrent use; the constructor starts the
 // thread, the destructor stops and joins it.
@@ -20,14 +20,14 @@
 #include <thread>
 #include <utility>
 
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
 class Replicator {
  public:
   // `db` must outlive the Replicator.
-  Replicator(engine::Database& db, int64_t delay_millis);
+  Replicator(engine::Engine& engine, int64_t delay_millis);
   ~Replicator();
   Replicator(const Replicator&) = delete;
   Replicator& operator=(const Replicator&) = delete;
@@ -44,7 +44,7 @@ class Replicator {
  private:
   void Run();
 
-  engine::Database& db_;
+  engine::Engine& engine_;
   mutable std::mutex mu_;
   int64_t delay_millis_;  // guarded by mu_
   std::map<std::pair<std::string, std::string>, int64_t, std::less<>> table_delays_;  // by mu_

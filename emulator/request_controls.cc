@@ -28,8 +28,9 @@ std::set<std::string> HitTables(const RequestShape& shape, const Fault& fault) {
   return hit;
 }
 
-api::Response InjectError(engine::Database& db, const api::Caller& caller, std::string_view target,
-                          rapidjson::Document& doc, const RequestShape& shape, const Fault& fault) {
+api::Response InjectError(engine::Engine& engine, const api::Caller& caller,
+                          std::string_view target, rapidjson::Document& doc,
+                          const RequestShape& shape, const Fault& fault) {
   api::ApiError error = api::ApiError::Injected(fault.type, fault.status, fault.message);
   if (shape.transaction) {
     std::string code =
@@ -44,7 +45,7 @@ api::Response InjectError(engine::Database& db, const api::Caller& caller, std::
   if (shape.batch && api::IsThrottling(fault.type)) {
     std::map<std::string, size_t> none_kept;
     for (const auto& table : HitTables(shape, fault)) none_kept[table] = 0;
-    return DispatchHoldingBack(db, caller, target, doc, none_kept);
+    return DispatchHoldingBack(engine, caller, target, doc, none_kept);
   }
   return ErrorResponse(error);
 }
@@ -75,15 +76,15 @@ void RestoreCapacityMode(rapidjson::Document& answer, std::string_view mode) {
 // The keys of the requests on `held` tables, as Contributor Insights counts
 // throttled keys (engine/key_insights.h): single-item operations, batches
 // and transactions name theirs; a Query or Scan is not put on a key.
-void NoteThrottledKeys(engine::Database& db, const api::Caller& caller, const rapidjson::Value& doc,
-                       const std::set<std::string>& held) {
+void NoteThrottledKeys(engine::Engine& engine, const api::Caller& caller,
+                       const rapidjson::Value& doc, const std::set<std::string>& held) {
   auto note = [&](std::string_view table_or_arn, const rapidjson::Value* json) {
     std::string table = api::TableNameFromArn(table_or_arn);
     if (!json || !held.count(std::string(table_or_arn))) return;
-    auto schema = db.GetSchema(caller.ns, table);
+    auto schema = engine.database().GetSchema(caller.ns, table);
     if (!schema.ok() || (*schema)->contributor_insights.empty()) return;
     auto key = api::ParseItem(*json);
-    if (key.ok()) db.key_insights().Note(caller.ns, **schema, "", *key, /*throttled=*/true);
+    if (key.ok()) engine.key_insights().Note(caller.ns, **schema, "", *key, /*throttled=*/true);
   };
   auto member = [](const rapidjson::Value& object, const char* name) -> const rapidjson::Value* {
     if (!object.IsObject()) return nullptr;
@@ -199,7 +200,7 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
     }
   }
   if (first) {
-    NoteThrottledKeys(db_, caller, doc, held);
+    NoteThrottledKeys(engine_, caller, doc, held);
     // A batch runs what it can and leaves the rest unprocessed; with nothing
     // it can run, it fails as a whole, as DynamoDB's does.
     if (shape.batch && held.size() < seen.size()) {
@@ -216,10 +217,10 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
   if (auto given = doc.FindMember("ReturnConsumedCapacity"); given != doc.MemberEnd()) {
     if (given->value.IsString()) mode = std::string(api::View(given->value));
     if (!given->value.IsNull() && mode != "NONE" && mode != "TOTAL" && mode != "INDEXES") {
-      return api::Dispatch(db_, caller, target, ToJson(doc));
+      return api::Dispatch(engine_, caller, target, ToJson(doc));
     }
     if (!given->value.IsNull() && !given->value.IsString()) {
-      return api::Dispatch(db_, caller, target, ToJson(doc));
+      return api::Dispatch(engine_, caller, target, ToJson(doc));
     }
   }
   auto& alloc = doc.GetAllocator();
@@ -234,8 +235,8 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
     kept = BatchRequestsThatFit(caller, doc, admitted, shape.reads);
   }
   for (const auto& table : held) kept[table] = 0;
-  api::Response ran = kept.empty() ? api::Dispatch(db_, caller, target, ToJson(doc))
-                                   : DispatchHoldingBack(db_, caller, target, doc, kept);
+  api::Response ran = kept.empty() ? api::Dispatch(engine_, caller, target, ToJson(doc))
+                                   : DispatchHoldingBack(engine_, caller, target, doc, kept);
   if (ran.http_status != 200) return ran;
   rapidjson::Document answer;
   answer.Parse(ran.body.data(), ran.body.size());
@@ -252,7 +253,7 @@ ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::str
                                              std::string_view body) {
   rapidjson::Document doc;
   if (!api::IsKnownTarget(target) || !api::ParseUntrustedJson(body, doc) || !doc.IsObject()) {
-    return {api::Dispatch(db_, caller, target, body)};
+    return {api::Dispatch(engine_, caller, target, body)};
   }
   RequestShape shape = ShapeOf(target, doc);
   ControlledResponse out;
@@ -263,7 +264,7 @@ ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::str
           out.drop_connection = true;
           return out;
         case Fault::Kind::kError:
-          out.response = InjectError(db_, caller, target, doc, shape, *fault);
+          out.response = InjectError(engine_, caller, target, doc, shape, *fault);
           return out;
         case Fault::Kind::kDelay:
           out.delay_millis = fault->delay_millis;
@@ -274,7 +275,7 @@ ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::str
   if (throttle_.enabled() && shape.consumes) {
     out.response = Throttled(caller, target, doc, shape);
   } else {
-    out.response = api::Dispatch(db_, caller, target, body);
+    out.response = api::Dispatch(engine_, caller, target, body);
   }
   return out;
 }

@@ -35,7 +35,8 @@ struct ControlledResponse {
 
 class RequestControls {
  public:
-  RequestControls(engine::Database& db, const engine::Clock& clock) : db_(db), throttle_(db, clock) {}
+  RequestControls(engine::Engine& engine, const engine::Clock& clock)
+      : engine_(engine), throttle_(engine.database(), clock) {}
 
   FaultRules& faults() { return faults_; }
   Throttle& throttle() { return throttle_; }
@@ -54,7 +55,7 @@ class RequestControls {
                                                      const std::set<std::string>& admitted,
                                                      bool reads);
 
-  engine::Database& db_;
+  engine::Engine& engine_;
   FaultRules faults_;
   Throttle throttle_;
 };

@@ -68,7 +68,7 @@ RequestShape ShapeOf(std::string_view target, const rapidjson::Value& body) {
   return shape;
 }
 
-api::Response DispatchHoldingBack(engine::Database& db, const api::Caller& caller,
+api::Response DispatchHoldingBack(engine::Engine& engine, const api::Caller& caller,
                                   std::string_view target, rapidjson::Document& body,
                                   const std::map<std::string, size_t>& kept) {
   bool writes = target.ends_with("BatchWriteItem");
@@ -113,7 +113,7 @@ api::Response DispatchHoldingBack(engine::Database& db, const api::Caller& calle
     answer.SetObject();
     if (!writes) answer.AddMember("Responses", rapidjson::Value(rapidjson::kObjectType), answer.GetAllocator());
   } else {
-    api::Response ran = api::Dispatch(db, caller, target, ToJson(body));
+    api::Response ran = api::Dispatch(engine, caller, target, ToJson(body));
     if (ran.http_status != 200 || unprocessed.MemberCount() == 0) return ran;
     answer.Parse(ran.body.data(), ran.body.size());
     if (answer.HasParseError() || !answer.IsObject()) return ran;

@@ -38,7 +38,7 @@ RequestShape ShapeOf(std::string_view target, const rapidjson::Value& body);
 // answers with the others added to UnprocessedItems (BatchWriteItem) or
 // UnprocessedKeys (BatchGetItem). With nothing left to run, answers the
 // empty result without running anything.
-api::Response DispatchHoldingBack(engine::Database& db, const api::Caller& caller,
+api::Response DispatchHoldingBack(engine::Engine& engine, const api::Caller& caller,
                                   std::string_view target, rapidjson::Document& body,
                                   const std::map<std::string, size_t>& kept);
 

@@ -55,7 +55,7 @@ ApiResult<std::string> Snapshots::Save(std::string_view body) {
   } else {
     saved->loaded = preloader_.Loaded();
   }
-  auto data = db_.TakeSnapshot(ns);
+  auto data = engine_.snapshots().Take(ns);
   if (!data.ok()) return data.status();
   saved->data = std::move(data).value();
   const engine::DataSnapshot& snapshot = *saved->data;
@@ -107,7 +107,7 @@ ApiResult<std::string> Snapshots::Restore(std::string_view name, std::string_vie
   } else {
     preloader_.SetLoaded(saved->loaded);
   }
-  auto restored = db_.RestoreSnapshot(snapshot, into);
+  auto restored = engine_.snapshots().Restore(snapshot, into);
   if (!restored.ok()) return restored.status();
   double millis = MillisSince(started);
   return RenderObject([&](JsonWriter& w) {

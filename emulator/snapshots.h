@@ -29,15 +29,15 @@
 #include "api/errors.h"
 #include "emulator/models.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "engine/snapshot.h"
 
 namespace ddb::emulator {
 
 class Snapshots {
  public:
-  Snapshots(engine::Database& db, Preloader& preloader, const engine::Clock& clock)
-      : db_(db), preloader_(preloader), clock_(clock) {}
+  Snapshots(engine::Engine& engine, Preloader& preloader, const engine::Clock& clock)
+      : engine_(engine), preloader_(preloader), clock_(clock) {}
 
   api::ApiResult<std::string> Save(std::string_view body);
   api::ApiResult<std::string> Restore(std::string_view name, std::string_view body);
@@ -53,7 +53,7 @@ class Snapshots {
     int64_t created_millis = 0;
   };
 
-  engine::Database& db_;
+  engine::Engine& engine_;
   Preloader& preloader_;
   const engine::Clock& clock_;
   mutable std::mutex mu_;  // guards saved_ (not the restores themselves)

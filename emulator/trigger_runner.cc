@@ -99,9 +99,9 @@ std::string EventBody(const TriggerSpec& spec, const engine::StreamInfo& stream,
 
 }  // namespace
 
-TriggerRunner::TriggerRunner(TriggerSpec spec, engine::Database& db, TriggerTransport& transport,
+TriggerRunner::TriggerRunner(TriggerSpec spec, engine::Engine& engine, TriggerTransport& transport,
                              const Log& log)
-    : spec_(std::move(spec)), db_(db), transport_(transport), log_(log) {
+    : spec_(std::move(spec)), engine_(engine), transport_(transport), log_(log) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -142,7 +142,7 @@ void TriggerRunner::Run() {
   // first start) and the next sequence number to deliver from it.
   std::string label;
   uint64_t position = 0;
-  if (auto saved = db_.GetSetting(checkpoint_key); saved.ok() && saved->has_value()) {
+  if (auto saved = engine_.settings().Get(checkpoint_key); saved.ok() && saved->has_value()) {
     // "<table>\n<label>\n<position>"; a checkpoint of another table (a
     // trigger name reused) does not count.
     std::string_view text = **saved;
@@ -154,8 +154,8 @@ void TriggerRunner::Run() {
     }
   }
   auto save_checkpoint = [&] {
-    (void)db_.PutSetting(checkpoint_key,
-                         spec.table + "\n" + label + "\n" + std::to_string(position));
+    (void)engine_.settings().Put(checkpoint_key,
+                                 spec.table + "\n" + label + "\n" + std::to_string(position));
     std::lock_guard lock(mu_);
     label_ = label;
     position_ = position;
@@ -169,7 +169,7 @@ void TriggerRunner::Run() {
   const std::string waiting =
       kinesis ? "waiting for the Kinesis destination" : "waiting for a stream";
   while (!stopped()) {
-    auto table = db_.DescribeTable(spec.ns, spec.table);
+    auto table = engine_.database().DescribeTable(spec.ns, spec.table);
     // The stream to follow next: the table's DynamoDB stream, or the feed
     // of its Kinesis destination while that writes to this trigger's stream.
     std::string current, precision;
@@ -179,7 +179,8 @@ void TriggerRunner::Run() {
     if (table.ok() && kinesis) {
       if (auto d = EnabledDestination(table->schema, spec.kinesis_stream_arn)) {
         precision = d->precision;
-        if (auto feed = db_.KinesisFeedLabel(spec.ns, spec.table); feed.ok()) current = *feed;
+        auto feed = engine_.streams().KinesisFeedLabel(spec.ns, spec.table);
+        if (feed.ok()) current = *feed;
       }
     }
     if (label.empty()) {
@@ -188,17 +189,17 @@ void TriggerRunner::Run() {
         if (!Wait(kNoStreamInterval)) break;
         continue;
       }
-      auto stream = db_.DescribeStream(spec.ns, spec.table, current, kind);
+      auto stream = engine_.streams().Describe(spec.ns, spec.table, current, kind);
       if (!stream.ok()) continue;
       label = current;
       position = spec.from_trim_horizon ? stream->info.trim_horizon : stream->next_sequence;
       save_checkpoint();
     }
-    auto stream = db_.DescribeStream(spec.ns, spec.table, label, kind);
-    uint64_t writes_seen = db_.StreamWrites();
-    auto read = stream.ok() ? db_.ReadShard(spec.ns, spec.table, label, "", position,
-                                            static_cast<size_t>(spec.batch_size), kMaxBatchBytes,
-                                            kind)
+    auto stream = engine_.streams().Describe(spec.ns, spec.table, label, kind);
+    uint64_t writes_seen = engine_.streams().Writes();
+    auto read = stream.ok() ? engine_.streams().Read(spec.ns, spec.table, label, "", position,
+                                                     static_cast<size_t>(spec.batch_size),
+                                                     kMaxBatchBytes, kind)
                             : engine::Result<engine::ShardRead>(stream.status());
     if (!read.ok() && read.status().code() == engine::Status::Code::kTrimmedData) {
       // Trimmed past the checkpoint: what is gone is gone, as in Lambda.
@@ -215,7 +216,7 @@ void TriggerRunner::Run() {
       if (current == label) current.clear();  // cannot happen; never loop on it
       label.clear();
       if (!current.empty()) {
-        if (auto next = db_.DescribeStream(spec.ns, spec.table, current, kind); next.ok()) {
+        if (auto next = engine_.streams().Describe(spec.ns, spec.table, current, kind); next.ok()) {
           label = current;
           position = next->info.trim_horizon;
           save_checkpoint();
@@ -240,7 +241,7 @@ void TriggerRunner::Run() {
     if (read->records.empty()) {
       // Woken by the next stream write (the count read before this read, so
       // a write in between is not missed), or after a while to check stop.
-      db_.WaitForStreamWrites(writes_seen, kIdleWaitMillis);
+      engine_.streams().WaitForWrites(writes_seen, kIdleWaitMillis);
       continue;
     }
     if (spec.batching_window_seconds > 0 && !read->drained &&
@@ -340,7 +341,7 @@ std::string TriggerRunner::Describe() const {
   uint64_t next_sequence = 0;
   auto kind = spec_.kinesis_stream_arn.empty() ? engine::StreamKind::kDynamoDb
                                                : engine::StreamKind::kKinesisFeed;
-  if (auto stream = db_.DescribeStream(spec_.ns, spec_.table, label, kind); stream.ok()) {
+  if (auto stream = engine_.streams().Describe(spec_.ns, spec_.table, label, kind); stream.ok()) {
     next_sequence = stream->next_sequence;
   }
   std::lock_guard lock(mu_);

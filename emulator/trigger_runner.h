@@ -24,7 +24,7 @@
 
 #include "emulator/trigger_spec.h"
 #include "emulator/trigger_transport.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
@@ -34,7 +34,7 @@ class TriggerRunner {
 
   // Starts the trigger's thread. `db`, `transport` and `log` must outlive
   // the runner.
-  TriggerRunner(TriggerSpec spec, engine::Database& db, TriggerTransport& transport,
+  TriggerRunner(TriggerSpec spec, engine::Engine& engine, TriggerTransport& transport,
                 const Log& log);
   // Stops the trigger (RequestStop) and waits for its thread.
   ~TriggerRunner();
@@ -64,7 +64,7 @@ class TriggerRunner {
   void SetState(std::string state);
 
   const TriggerSpec spec_;
-  engine::Database& db_;
+  engine::Engine& engine_;
   TriggerTransport& transport_;
   const Log& log_;
 

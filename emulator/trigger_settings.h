@@ -1,5 +1,5 @@
 // Where the stream triggers keep their state in the database's settings
-// store (Database::PutSetting; docs/storage.md), so that it survives a
+// store (engine::Settings; docs/storage.md), so that it survives a
 // restart:
 //   trigger/def/<name> -> the definition JSON (admin API triggers only)
 //   trigger/pos/<name> -> "<table>\n<stream label>\n<next sequence number>"

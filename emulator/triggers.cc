@@ -7,10 +7,10 @@ namespace ddb::emulator {
 using api::ApiError;
 using api::ApiResult;
 
-TriggerManager::TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
+TriggerManager::TriggerManager(engine::Engine& engine, TriggerTransport& transport, Log log,
                                bool allow_commands, TriggerTargets targets,
                                api::DatabaseScope scope)
-    : db_(db),
+    : engine_(engine),
       transport_(transport),
       log_(std::move(log)),
       allow_commands_(allow_commands),
@@ -53,10 +53,11 @@ ApiResult<std::string> TriggerManager::Add(std::string_view definition, TriggerS
     return ApiError::ResourceInUse("Trigger already exists: " + spec->name);
   }
   if (persist) {
-    auto saved = db_.PutSetting(TriggerDefinitionKey(spec->name), spec->definition);
+    auto saved = engine_.settings().Put(TriggerDefinitionKey(spec->name), spec->definition);
     if (!saved.ok()) return saved;
   }
-  auto trigger = std::make_unique<TriggerRunner>(std::move(spec).value(), db_, transport_, log_);
+  auto trigger =
+      std::make_unique<TriggerRunner>(std::move(spec).value(), engine_, transport_, log_);
   TriggerRunner* raw = trigger.get();
   std::string name = raw->spec().name;
   triggers_.emplace(name, std::move(trigger));
@@ -85,14 +86,14 @@ bool TriggerManager::Remove(std::string_view name) {
     triggers_.erase(it);
   }
   trigger.reset();  // stops it and waits for its thread
-  (void)db_.DeleteSetting(TriggerDefinitionKey(name));
-  (void)db_.DeleteSetting(TriggerCheckpointKey(name));
+  (void)engine_.settings().Delete(TriggerDefinitionKey(name));
+  (void)engine_.settings().Delete(TriggerCheckpointKey(name));
   log_("trigger " + std::string(name) + ": removed");
   return true;
 }
 
 engine::Status TriggerManager::StartPersisted() {
-  auto saved = db_.ListSettings(std::string(kTriggerDefinitionPrefix));
+  auto saved = engine_.settings().List(std::string(kTriggerDefinitionPrefix));
   if (!saved.ok()) return saved.status();
   for (const auto& [key, definition] : *saved) {
     std::string name = key.substr(kTriggerDefinitionPrefix.size());

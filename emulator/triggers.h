@@ -25,7 +25,7 @@
 #include "emulator/trigger_spec.h"
 #include "emulator/trigger_targets.h"
 #include "emulator/trigger_transport.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::emulator {
 
@@ -40,7 +40,7 @@ class TriggerManager {
   // the admin API (--allow-command-triggers); the file may always use them.
   // `targets`: the hosts HTTP triggers may reach, whatever their source.
   // `scope`: which database a definition's Region and AccessKeyId name.
-  TriggerManager(engine::Database& db, TriggerTransport& transport, Log log,
+  TriggerManager(engine::Engine& engine, TriggerTransport& transport, Log log,
                  bool allow_commands = false, TriggerTargets targets = TriggerTargets(),
                  api::DatabaseScope scope = api::DatabaseScope::kPerRegion);
   ~TriggerManager();  // stops every trigger
@@ -64,7 +64,7 @@ class TriggerManager {
   std::string DescribeJson(std::string_view name) const;
 
  private:
-  engine::Database& db_;
+  engine::Engine& engine_;
   TriggerTransport& transport_;
   const Log log_;
   const bool allow_commands_;

@@ -9,7 +9,7 @@
 #include "engine/item_reads.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
-#include "engine/replication.h"
+#include "engine/write_clock.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::engine {

@@ -1,5 +1,3 @@
-// Database's global-table operations (database.h) and the replication
-// they keep going (replication.h).
 #include "engine/replication.h"
 
 #include <chrono>
@@ -8,12 +6,12 @@
 
 #include "engine/catalog_keys.h"
 #include "engine/coding.h"
-#include "engine/database.h"
 #include "engine/item_codec.h"
 #include "engine/item_reads.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
+#include "engine/table_fill.h"
 
 namespace ddb::engine {
 namespace {
@@ -27,43 +25,12 @@ std::string CheckpointSetting(uint64_t stream_id) {
 
 }  // namespace
 
-std::string WriteClockPrefix(uint64_t table_id) {
-  return IndexPrefix(table_id, kWriteClockIndexId);
-}
-
-std::string WriteClockKey(std::string_view item_key) {
-  std::string key(item_key.substr(0, kTablePrefixSize));
-  coding::PutFixed32BE(&key, kWriteClockIndexId);
-  key.append(item_key.substr(kTablePrefixSize));
-  return key;
-}
-
-std::string EncodeWriteClock(const WriteClock& clock) {
-  std::string out;
-  coding::PutFixed64BE(&out, static_cast<uint64_t>(clock.stamp));
-  out.append(clock.origin_ns);
-  return out;
-}
-
-std::optional<WriteClock> DecodeWriteClock(std::string_view bytes) {
-  if (bytes.size() < 8) return std::nullopt;
-  return WriteClock{static_cast<int64_t>(coding::DecodeFixed64BE(bytes)),
-                    std::string(bytes.substr(8))};
-}
-
-Result<std::optional<WriteClock>> ReadWriteClock(const Store& store, std::string_view item_key) {
-  auto stored = store.Get(Family::kIndexes, WriteClockKey(item_key));
-  if (!stored.ok()) return stored.status();
-  if (!*stored) return std::optional<WriteClock>();
-  return DecodeWriteClock(**stored);
-}
-
-Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_view name,
-                                              const Replica& self, const Replica& added,
-                                              TableSchema target) {
-  MutexLock lock(replication_mu_);
+Result<TableDescription> Replication::AddReplica(std::string_view ns, std::string_view name,
+                                                 const Replica& self, const Replica& added,
+                                                 TableSchema target) {
+  MutexLock lock(mu_);
   // The group as it is now: another change may have come first.
-  auto source = tables_.Find(ns, name);
+  auto source = parts_.tables.Find(ns, name);
   if (!source) return TableNotFound(name);
   std::vector<Replica> group = source->schema()->replicas;
   if (group.empty()) group.push_back(self);
@@ -72,7 +39,7 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
       return Status::AlreadyExists("Table already exists: " + std::string(name));
     }
   }
-  if (tables_.Find(added.ns, name)) {
+  if (parts_.tables.Find(added.ns, name)) {
     return Status::AlreadyExists("Table already exists: " + std::string(name));
   }
   group.push_back(added);
@@ -82,11 +49,11 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
   std::vector<Replica> members(group.begin(), group.end() - 1);
   DDB_RETURN_IF_ERROR(WriteGroup(name, members, group));
   std::map<std::string, std::string> items, clocks;
-  Status read = tables_.WithTableLocked(ns, name, [&](TableState& state) -> Status {
+  Status read = parts_.tables.WithTableLocked(ns, name, [&](TableState& state) -> Status {
     for (auto [family, prefix, out] :
          {std::tuple(Family::kItems, TablePrefix(state.table_id), &items),
           std::tuple(Family::kIndexes, WriteClockPrefix(state.table_id), &clocks)}) {
-      auto it = store_->NewIterator(family, prefix, PrefixSuccessor(prefix));
+      auto it = parts_.store.NewIterator(family, prefix, PrefixSuccessor(prefix));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         out->emplace_hint(out->end(), std::string(it->key()), std::string(it->value()));
       }
@@ -97,7 +64,7 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
   target.replicas = group;
   TableRegistry::NewTable table{added.ns, std::move(target), {}, {}};
   auto fill = [&](uint64_t table_id, Store::Batch& batch, TableRegistry::NewTable& made) -> Status {
-    DDB_RETURN_IF_ERROR(FillWithItems(items, table_id, batch, made));
+    DDB_RETURN_IF_ERROR(FillWithItems(parts_.writer, items, table_id, batch, made));
     // The items' clocks as their own table has them (deletions' included),
     // over those the writes above gave them.
     const std::string clock_prefix = WriteClockPrefix(table_id);
@@ -107,7 +74,8 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
     return Status::Ok();
   };
   Result<TableDescription> created =
-      read.ok() ? tables_.CreateFilled(std::move(table), fill) : Result<TableDescription>(read);
+      read.ok() ? parts_.tables.CreateFilled(std::move(table), fill)
+                : Result<TableDescription>(read);
   if (!created.ok()) {
     // Take the replica back out of the group it never joined.
     std::vector<Replica> before = members;
@@ -117,10 +85,10 @@ Result<TableDescription> Database::AddReplica(std::string_view ns, std::string_v
   return created;
 }
 
-Result<TableDescription> Database::RemoveReplica(std::string_view name,
-                                                 std::string_view replica_ns) {
-  MutexLock lock(replication_mu_);
-  auto deleted = tables_.Delete(replica_ns, name);
+Result<TableDescription> Replication::RemoveReplica(std::string_view name,
+                                                    std::string_view replica_ns) {
+  MutexLock lock(mu_);
+  auto deleted = parts_.tables.Delete(replica_ns, name);
   if (!deleted.ok()) return deleted;
   std::vector<Replica> rest;
   for (const Replica& replica : deleted->schema.replicas) {
@@ -132,15 +100,15 @@ Result<TableDescription> Database::RemoveReplica(std::string_view name,
   return deleted;
 }
 
-Status Database::SetReplicaGroup(std::string_view name, const std::vector<Replica>& group) {
-  MutexLock lock(replication_mu_);
+Status Replication::SetReplicaGroup(std::string_view name, const std::vector<Replica>& group) {
+  MutexLock lock(mu_);
   return WriteGroup(name, group, group);
 }
 
-Status Database::WriteGroup(std::string_view name, const std::vector<Replica>& members,
-                            const std::vector<Replica>& group) {
+Status Replication::WriteGroup(std::string_view name, const std::vector<Replica>& members,
+                               const std::vector<Replica>& group) {
   for (const Replica& member : members) {
-    auto updated = UpdateTable(member.ns, name, [&](TableSchema& schema) {
+    auto updated = parts_.changes.Update(member.ns, name, [&](TableSchema& schema) {
       schema.replicas = group;
       // A member left alone is a regional table again.
       if (group.empty()) {
@@ -156,9 +124,9 @@ Status Database::WriteGroup(std::string_view name, const std::vector<Replica>& m
   return Status::Ok();
 }
 
-Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view name,
-                                       const StreamRecord& record, const WriteClock& clock) {
-  auto found = tables_.Find(ns, name);
+Result<bool> Replication::ApplyReplicated(std::string_view ns, std::string_view name,
+                                          const StreamRecord& record, const WriteClock& clock) {
+  auto found = parts_.tables.Find(ns, name);
   if (!found) return false;
   TableState& state = *found;
   MutexLock write_lock(state.write_mu);
@@ -167,12 +135,12 @@ Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view nam
   const TableSchema& schema = *current_schema;
   DDB_RETURN_IF_ERROR(ValidateItemKey(schema, record.keys));
   std::string item_key = ItemKey(state.table_id, schema, record.keys);
-  auto current = ReadWriteClock(*store_, item_key);
+  auto current = ReadWriteClock(parts_.store, item_key);
   if (!current.ok()) return current.status();
   if (*current && !clock.Beats(**current)) return false;
-  auto old_item = ReadItem(*store_, item_key);
+  auto old_item = ReadItem(parts_.store, item_key);
   if (!old_item.ok()) return old_item.status();
-  Store::Batch batch(*store_);
+  Store::Batch batch(parts_.store);
   PendingStats pending(state);
   Mutation mutation;
   mutation.replicated = &clock;
@@ -182,40 +150,40 @@ Result<bool> Database::ApplyReplicated(std::string_view ns, std::string_view nam
   } else {
     mutation.kind = Mutation::Kind::kDelete;
   }
-  DDB_RETURN_IF_ERROR(writer_.AddMutation(state, schema, item_key, record.keys, *old_item,
+  DDB_RETURN_IF_ERROR(parts_.writer.AddMutation(state, schema, item_key, record.keys, *old_item,
                                           mutation, batch, pending));
   // AddMutation leaves the clock, but writes nothing for the deletion of an
   // item this replica does not have: that still leaves its clock.
   if (!record.new_image && !*old_item) {
     batch.Put(Family::kIndexes, WriteClockKey(item_key), EncodeWriteClock(clock));
   }
-  DDB_RETURN_IF_ERROR(writer_.Commit(state, batch, pending));
+  DDB_RETURN_IF_ERROR(parts_.writer.Commit(state, batch, pending));
   return true;
 }
 
-uint64_t Database::KnownPosition(const StreamState& feed) const {
+uint64_t Replication::KnownPosition(const StreamState& feed) const {
   auto known = replicated_through_.find(feed.id);
   if (known != replicated_through_.end()) return known->second;
-  auto stored = settings_.Get(CheckpointSetting(feed.id));
+  auto stored = parts_.settings.Get(CheckpointSetting(feed.id));
   return stored.ok() && *stored ? std::stoull(**stored) : 1;
 }
 
-uint64_t Database::ReplicatedThrough(const StreamState& feed) {
+uint64_t Replication::ReplicatedThrough(const StreamState& feed) {
   return replicated_through_[feed.id] = KnownPosition(feed);
 }
 
-Result<size_t> Database::Replicate(const ReplicationDelay& delay_of) {
-  MutexLock lock(replication_mu_);
-  const int64_t now = clock_.NowMillis();
+Result<size_t> Replication::Replicate(const Delay& delay_of) {
+  MutexLock lock(mu_);
+  const int64_t now = parts_.clock.NowMillis();
   size_t applied = 0;
-  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
+  for (const auto& feed : parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed)) {
     DDB_RETURN_IF_ERROR(
         ReplicateFeed(*feed, delay_of(feed->ns, feed->table_name), now, &applied));
   }
   return applied;
 }
 
-Status Database::ReplicateNow(TableState& state) {
+Status Replication::ReplicateNow(TableState& state) {
   std::shared_ptr<StreamState> feed;
   {
     MutexLock write_lock(state.write_mu);
@@ -223,25 +191,25 @@ Status Database::ReplicateNow(TableState& state) {
   }
   if (!feed) return Status::Ok();
   size_t applied = 0;
-  return ReplicateFeed(*feed, kEverythingDue, clock_.NowMillis(), &applied);
+  return ReplicateFeed(*feed, kEverythingDue, parts_.clock.NowMillis(), &applied);
 }
 
-Result<std::optional<Item>> Database::WriteStrong(const std::shared_ptr<TableState>& state,
-                                                  const TableSchema& schema, const Item& key,
-                                                  const Planner& planner) {
+Result<std::optional<Item>> Replication::WriteStrong(const std::shared_ptr<TableState>& state,
+                                                     const TableSchema& schema, const Item& key,
+                                                     const Planner& planner) {
   std::vector<MemberItem> claimed;
-  if (replication_hold_millis_ > 0) {
+  if (hold_millis_ > 0) {
     auto claim = ClaimInEveryMember(state, schema, key, planner);
     if (!claim.ok()) return claim.status();
     claimed = std::move(claim).value();
     if (!claimed.empty()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(replication_hold_millis_));
+      std::this_thread::sleep_for(std::chrono::milliseconds(hold_millis_));
     }
   }
   // Under the replication lock from writing to replicating, so no write to
   // the group decides on an item a committed write has not reached yet.
-  MutexLock lock(replication_mu_);
-  auto written = writer_.Write(*state, schema, key, planner);
+  MutexLock lock(mu_);
+  auto written = parts_.writer.Write(*state, schema, key, planner);
   Status replicated = written.ok() ? ReplicateNow(*state) : Status::Ok();
   for (MemberItem& member : claimed) {
     MutexLock write_lock(member.state->write_mu);
@@ -251,14 +219,14 @@ Result<std::optional<Item>> Database::WriteStrong(const std::shared_ptr<TableSta
   return written;
 }
 
-Result<std::vector<Database::MemberItem>> Database::ClaimInEveryMember(
+Result<std::vector<Replication::MemberItem>> Replication::ClaimInEveryMember(
     const std::shared_ptr<TableState>& state, const TableSchema& schema, const Item& key,
     const Planner& planner) {
   std::vector<MemberItem> members{{state, ItemKey(state->table_id, schema, key)}};
   std::vector<TableState*> states{state.get()};
   for (const Replica& replica : schema.replicas) {
     if (replica.ns == state->ns) continue;
-    auto member = tables_.Find(replica.ns, schema.name);
+    auto member = parts_.tables.Find(replica.ns, schema.name);
     if (!member) continue;  // being removed
     states.push_back(member.get());
     members.push_back({member, ItemKey(member->table_id, schema, key)});
@@ -283,7 +251,7 @@ Result<std::vector<Database::MemberItem>> Database::ClaimInEveryMember(
     }
     state->write_mu.AssertHeld();
     if (state->dropped) return ItemTableNotFound();
-    auto old_item = ReadItem(*store_, members.front().item_key);
+    auto old_item = ReadItem(parts_.store, members.front().item_key);
     if (!old_item.ok()) return old_item.status();
     auto mutation = planner(*old_item ? &**old_item : nullptr);
     if (!mutation.ok()) return mutation.status();
@@ -299,25 +267,26 @@ Result<std::vector<Database::MemberItem>> Database::ClaimInEveryMember(
   }
 }
 
-Result<size_t> Database::SettleReplication() {
+Result<size_t> Replication::Settle() {
   return Replicate([](std::string_view, std::string_view) { return kEverythingDue; });
 }
 
-Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now,
-                               size_t* applied) {
-  auto source = tables_.FindById(feed.table_id);
+Status Replication::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now,
+                                  size_t* applied) {
+  auto source = parts_.tables.FindById(feed.table_id);
   if (!source) return Status::Ok();
   auto schema = source->schema();
   const uint64_t start = ReplicatedThrough(feed);
   uint64_t position = start;
   bool waiting = false;
   while (!waiting) {
-    auto read = streams_.Read(feed.ns, feed.table_name, feed.label, "", position,
-                              kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
+    auto read = parts_.streams.Read(feed.ns, feed.table_name, feed.label, "", position,
+                                    kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
     if (!read.ok() && read.status().code() == Status::Code::kTrimmedData) {
       // Past the retention period: what is left starts at the horizon.
       auto described =
-          streams_.Describe(feed.ns, feed.table_name, feed.label, StreamKind::kReplicationFeed);
+          parts_.streams.Describe(feed.ns, feed.table_name, feed.label,
+                                  StreamKind::kReplicationFeed);
       if (!described.ok()) break;
       position = described->info.trim_horizon;
       continue;
@@ -342,22 +311,23 @@ Status Database::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t n
   }
   if (position != start) {
     replicated_through_[feed.id] = position;
-    DDB_RETURN_IF_ERROR(settings_.Put(CheckpointSetting(feed.id), std::to_string(position)));
+    DDB_RETURN_IF_ERROR(parts_.settings.Put(CheckpointSetting(feed.id), std::to_string(position)));
   }
   return Status::Ok();
 }
 
-bool Database::HasReplicationFeeds() const {
-  return !streams_.EnabledOfKind(StreamKind::kReplicationFeed).empty();
+bool Replication::HasFeeds() const {
+  return !parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed).empty();
 }
 
-Result<std::vector<ReplicationBacklog>> Database::ReplicationBacklogs() const {
-  MutexLock lock(replication_mu_);
+Result<std::vector<ReplicationBacklog>> Replication::Backlogs() const {
+  MutexLock lock(mu_);
   std::vector<ReplicationBacklog> backlogs;
-  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
+  for (const auto& feed : parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed)) {
     ReplicationBacklog backlog{feed->ns, feed->table_name};
-    auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", KnownPosition(*feed),
-                              1, SIZE_MAX, StreamKind::kReplicationFeed);
+    auto read = parts_.streams.Read(feed->ns, feed->table_name, feed->label, "",
+                                    KnownPosition(*feed), 1, SIZE_MAX,
+                                    StreamKind::kReplicationFeed);
     if (read.ok() && !read->records.empty()) {
       backlog.oldest_pending_millis = WriteClock{read->records.front().created_millis, ""}.millis();
       backlog.pending = feed->next_sequence - read->records.front().sequence;

@@ -1,8 +1,7 @@
-// Database::TakeSnapshot, RestoreSnapshot and DropNamespace (snapshot.h):
-// copying a namespace's tables out as stored bytes and putting them back
-// under fresh table ids.
+#include "engine/snapshots.h"
+
+#include "engine/catalog_keys.h"
 #include "engine/coding.h"
-#include "engine/database.h"
 #include "engine/key_codec.h"
 #include "engine/table_data.h"
 #include "engine/ttl.h"
@@ -31,12 +30,12 @@ Status CopyTtlEntries(const Store& store, const std::map<uint64_t, size_t>& by_i
 
 }  // namespace
 
-Result<std::shared_ptr<const DataSnapshot>> Database::TakeSnapshot(
+Result<std::shared_ptr<const DataSnapshot>> DataSnapshots::Take(
     std::optional<std::string_view> ns) {
   auto snapshot = std::make_shared<DataSnapshot>();
   if (ns) snapshot->ns = std::string(*ns);
   DDB_RETURN_IF_ERROR(
-      tables_.WithTablesLocked(ns, [&](const std::vector<TableState*>& tables) -> Status {
+      parts_.tables.WithTablesLocked(ns, [&](const std::vector<TableState*>& tables) -> Status {
         std::map<uint64_t, size_t> by_id;
         for (TableState* state : tables) {
           state->write_mu.AssertHeld();  // by WithTablesLocked
@@ -46,17 +45,18 @@ Result<std::shared_ptr<const DataSnapshot>> Database::TakeSnapshot(
           table.stats = state->stats;
           table.index_stats = state->index_stats;
           by_id[state->table_id] = snapshot->tables.size() - 1;
-          DDB_RETURN_IF_ERROR(ReadTableData(*store_, state->table_id, table, &snapshot->bytes));
+          DDB_RETURN_IF_ERROR(
+              ReadTableData(parts_.store, state->table_id, table, &snapshot->bytes));
           snapshot->item_count += static_cast<int64_t>(table.items.size());
         }
         if (by_id.empty()) return Status::Ok();
-        return CopyTtlEntries(*store_, by_id, snapshot->tables);
+        return CopyTtlEntries(parts_.store, by_id, snapshot->tables);
       }));
   return std::shared_ptr<const DataSnapshot>(std::move(snapshot));
 }
 
-Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
-                                                 std::optional<std::string_view> into) {
+Result<RestoreSummary> DataSnapshots::Restore(const DataSnapshot& snapshot,
+                                              std::optional<std::string_view> into) {
   if (!snapshot.ns && into) {
     return Status::InvalidArgument(
         "A snapshot of every database restores every database: give no namespace");
@@ -70,7 +70,7 @@ Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
                       table.index_stats});
     // A restored table's recovery history starts now: the old one's is gone.
     auto& pitr = tables.back().schema.point_in_time_recovery;
-    if (pitr.enabled) pitr.enabled_since_millis = clock_.NowMillis();
+    if (pitr.enabled) pitr.enabled_since_millis = parts_.clock.NowMillis();
   }
   int64_t earliest_expiry = INT64_MAX;
   auto fill = [&](size_t i, uint64_t table_id, Store::Batch& batch) {
@@ -82,15 +82,41 @@ Result<RestoreSummary> Database::RestoreSnapshot(const DataSnapshot& snapshot,
       earliest_expiry = std::min(earliest_expiry, expiry);
     }
   };
-  DDB_RETURN_IF_ERROR(tables_.Replace(target, std::move(tables), fill));
-  if (earliest_expiry != INT64_MAX) ttl_.NoteScheduled(earliest_expiry);
+  DDB_RETURN_IF_ERROR(parts_.tables.Replace(target, std::move(tables), fill));
+  if (earliest_expiry != INT64_MAX) parts_.ttl.NoteScheduled(earliest_expiry);
   return RestoreSummary{static_cast<int64_t>(snapshot.tables.size()), snapshot.item_count};
 }
 
-Status Database::DropNamespace(std::string_view ns) {
+Status DataSnapshots::DropNamespace(std::string_view ns) {
   DataSnapshot empty;
   empty.ns = std::string(ns);
-  return RestoreSnapshot(empty, std::nullopt).status();
+  return Restore(empty, std::nullopt).status();
+}
+
+Status DataSnapshots::Reset() {
+  return parts_.backups.DropAll([this] { return DropEverything(); });
+}
+
+Status DataSnapshots::DropEverything() {
+  return parts_.tables.DropAll([this] {
+    Store::Batch batch(parts_.store);
+    // Keys of these families start with an 8-byte id or time: 9 bytes of
+    // 0xff are past all of them.
+    const std::string end(9, '\xff');
+    for (Family family : {Family::kItems, Family::kIndexes, Family::kStreams, Family::kTtl,
+                          Family::kHistory}) {
+      batch.DeleteRange(family, std::string(), end);
+    }
+    for (char kind : catalog_keys::kTableKinds) {
+      batch.DeleteRange(Family::kCatalog, catalog_keys::KindBegin(kind),
+                        catalog_keys::KindEnd(kind));
+    }
+    DDB_RETURN_IF_ERROR(parts_.store.Write(batch));
+    parts_.streams.Clear();
+    parts_.tokens.Clear();
+    parts_.ttl.Clear();
+    return Status::Ok();
+  });
 }
 
 }  // namespace ddb::engine

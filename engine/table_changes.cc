@@ -1,11 +1,9 @@
-// Database::UpdateTable: a schema change and its side effects — backfilling
-// a new GSI, dropping a removed index's entries, rescheduling TTL, starting
-// or stopping the stream — under the table's write lock, which (not the
-// registry's lock) serializes schema changes with each other and with item
-// writes: a long backfill blocks only writes to its own table.
+// TableChanges (table_changes.h): UpdateTable's schema change and its side
+// effects, under the table's write lock.
+#include "engine/table_changes.h"
+
 #include "engine/catalog_codec.h"
 #include "engine/catalog_keys.h"
-#include "engine/database.h"
 #include "engine/history.h"
 #include "engine/item_codec.h"
 #include "engine/key_codec.h"
@@ -43,9 +41,9 @@ BackfillEntryOf VectorEntryOf(uint64_t table_id, const VectorIndexSchema& index)
 
 }  // namespace
 
-Result<TableDescription> Database::UpdateTable(
-    std::string_view ns, std::string_view name,
-    const std::function<Status(TableSchema&)>& change) {
+Result<TableDescription> TableChanges::Update(
+                                              std::string_view ns, std::string_view name,
+                                              const std::function<Status(TableSchema&)>& change) {
   auto found = tables_.Find(ns, name);
   if (!found) return TableNotFound(name);
   TableState& state = *found;
@@ -92,9 +90,9 @@ Result<TableDescription> Database::UpdateTable(
     }
   }
   if (schema.ttl_attribute != old_schema->ttl_attribute) {
-    DDB_RETURN_IF_ERROR(ttl_.Reschedule(*store_, *old_schema, schema));
+    DDB_RETURN_IF_ERROR(ttl_.Reschedule(store_, *old_schema, schema));
   }
-  Store::Batch batch(*store_);
+  Store::Batch batch(store_);
   std::optional<StreamStop> stop;
   if (stream_stopped && state.stream) stop = streams_.Stop(*state.stream, batch);
   std::shared_ptr<StreamState> new_stream;
@@ -130,7 +128,7 @@ Result<TableDescription> Database::UpdateTable(
     index_stats.erase(index_id);
   }
   batch.Put(Family::kCatalog, catalog_keys::Schema(ns, schema.name), EncodeTableSchema(schema));
-  DDB_RETURN_IF_ERROR(store_->Write(batch));
+  DDB_RETURN_IF_ERROR(store_.Write(batch));
   state.index_stats = std::move(index_stats);
   for (uint32_t index_id : dropped) state.vector_stores.erase(index_id);
   if (stop) streams_.ApplyStop(*state.stream, *stop);
@@ -161,11 +159,12 @@ Result<TableDescription> Database::UpdateTable(
   return description;
 }
 
-Status Database::Backfill(TableState& state, uint32_t index_id, const BackfillEntryOf& entry_of) {
+Status TableChanges::Backfill(TableState& state, uint32_t index_id,
+                              const BackfillEntryOf& entry_of) {
   TableStats stats;
-  auto batch = std::make_unique<Store::Batch>(*store_);
+  auto batch = std::make_unique<Store::Batch>(store_);
   DDB_RETURN_IF_ERROR(ForEachTableItem(
-      *store_, state.table_id, batch,
+      store_, state.table_id, batch,
       [&](std::string_view item_key, const Item& item, Store::Batch& batch) {
         auto entry = entry_of(item_key, item);
         if (!entry) return Status::Ok();
@@ -176,7 +175,7 @@ Status Database::Backfill(TableState& state, uint32_t index_id, const BackfillEn
       }));
   batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index_id),
              EncodeTableStats(stats));
-  DDB_RETURN_IF_ERROR(store_->Write(*batch));
+  DDB_RETURN_IF_ERROR(store_.Write(*batch));
   state.index_stats[index_id] = stats;
   return Status::Ok();
 }

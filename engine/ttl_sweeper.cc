@@ -5,7 +5,7 @@
 #include "engine/coding.h"
 #include "engine/item_reads.h"
 #include "engine/key_validation.h"
-#include "engine/replication.h"
+#include "engine/write_clock.h"
 #include "engine/ttl.h"
 
 namespace ddb::engine {

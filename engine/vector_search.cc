@@ -1,9 +1,7 @@
-// Database::SearchVectors: finds a vector index, loads its rows into memory
-// on first use (vector_store.h), checks the search against the index, and
-// reads the items of the best rows.
+#include "engine/vector_search.h"
+
 #include <algorithm>
 
-#include "engine/database.h"
 #include "engine/item_reads.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
@@ -65,12 +63,12 @@ Result<Filter> FilterOf(const VectorIndexSchema& index, const VectorQuery& query
 
 }  // namespace
 
-Result<std::shared_ptr<VectorStoreHandle>> Database::LoadVectorStore(
-    TableState& state, const VectorIndexSchema& index) {
+Result<std::shared_ptr<VectorStoreHandle>> VectorSearch::Load(
+    TableState& state, const VectorIndexSchema& index) const {
   auto handle = std::make_shared<VectorStoreHandle>(index.dimensions, index.distance,
                                                     index.search_schema.size());
   std::string prefix = IndexPrefix(state.table_id, index.index_id);
-  auto it = store_->NewIterator(Family::kIndexes, prefix, PrefixSuccessor(prefix));
+  auto it = store_.NewIterator(Family::kIndexes, prefix, PrefixSuccessor(prefix));
   WriterLock lock(handle->mu);
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     auto row = DecodeVectorRow(index, it->value());
@@ -81,8 +79,8 @@ Result<std::shared_ptr<VectorStoreHandle>> Database::LoadVectorStore(
   return handle;
 }
 
-Result<VectorSearchResult> Database::SearchVectors(std::string_view ns, std::string_view table,
-                                                   const VectorQuery& query) {
+Result<VectorSearchResult> VectorSearch::Search(std::string_view ns, std::string_view table,
+                                                const VectorQuery& query) const {
   auto found = tables_.Find(ns, table);
   if (!found) return ItemTableNotFound();
   TableState& state = *found;
@@ -110,7 +108,7 @@ Result<VectorSearchResult> Database::SearchVectors(std::string_view ns, std::str
     result.index = index;
     auto& slot = state.vector_stores[index->index_id];
     if (!slot) {
-      auto loaded = LoadVectorStore(state, *index);
+      auto loaded = Load(state, *index);
       if (!loaded.ok()) {
         state.vector_stores.erase(index->index_id);
         return loaded.status();
@@ -126,7 +124,7 @@ Result<VectorSearchResult> Database::SearchVectors(std::string_view ns, std::str
   }
   result.hits.reserve(hits.size());
   for (const auto& hit : hits) {
-    auto item = ReadItem(*store_, hit.item_key);
+    auto item = ReadItem(store_, hit.item_key);
     if (!item.ok()) return item.status();
     // An item deleted since the search ran is left out.
     if (*item) result.hits.push_back({std::move(**item), hit.score});

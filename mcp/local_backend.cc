@@ -50,15 +50,15 @@ std::unique_ptr<LocalBackend> LocalBackend::Open(const cli::OfflineTarget& targe
     *error = models.error().message;
     return nullptr;
   }
-  engine::Database& db = parts->offline->db();
+  engine::Engine& engine = parts->offline->engine();
   parts->triggers = std::make_unique<emulator::TriggerManager>(
-      db, parts->transport, [](const std::string& line) { std::cerr << line << std::endl; });
-  parts->preloader = std::make_unique<emulator::Preloader>(std::move(models).value(), db);
-  parts->controls = std::make_unique<emulator::RequestControls>(db, parts->offline->clock());
+      engine, parts->transport, [](const std::string& line) { std::cerr << line << std::endl; });
+  parts->preloader = std::make_unique<emulator::Preloader>(std::move(models).value(), engine);
+  parts->controls = std::make_unique<emulator::RequestControls>(engine, parts->offline->clock());
   parts->snapshots =
-      std::make_unique<emulator::Snapshots>(db, *parts->preloader, parts->offline->clock());
+      std::make_unique<emulator::Snapshots>(engine, *parts->preloader, parts->offline->clock());
   parts->admin = std::make_unique<emulator::AdminServices>(
-      emulator::AdminServices{db, parts->offline->clock(), *parts->triggers, *parts->preloader,
+      emulator::AdminServices{engine, parts->offline->clock(), *parts->triggers, *parts->preloader,
                               *parts->controls, *parts->snapshots});
   return std::unique_ptr<LocalBackend>(new LocalBackend(std::move(parts)));
 }
@@ -69,7 +69,7 @@ LocalBackend::~LocalBackend() = default;
 
 BackendReply LocalBackend::Dynamo(std::string_view target, std::string_view body) {
   api::Response response =
-      api::Dispatch(parts_->offline->db(), parts_->offline->caller(), target, body);
+      api::Dispatch(parts_->offline->engine(), parts_->offline->caller(), target, body);
   return {response.http_status, std::move(response.body)};
 }
 

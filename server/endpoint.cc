@@ -195,7 +195,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
       response.delay = std::chrono::milliseconds(controlled.delay_millis);
       response.drop_connection = controlled.drop_connection;
     } else {
-      result = api::Dispatch(db_, caller, request.amz_target, request.body);
+      result = api::Dispatch(engine_, caller, request.amz_target, request.body);
     }
   }
   response.status = result.http_status;

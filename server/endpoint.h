@@ -14,7 +14,7 @@
 
 #include "api/database_scope.h"
 #include "emulator/admin.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "server/access_policy.h"
 #include "server/http_server.h"
 #include "server/signature_verifier.h"
@@ -48,14 +48,14 @@ struct EndpointOptions {
 
 class Endpoint {
  public:
-  // `db` must outlive the Endpoint.
-  Endpoint(engine::Database& db, EndpointOptions options) : db_(db), options_(options) {}
+  // `engine` must outlive the Endpoint.
+  Endpoint(engine::Engine& engine, EndpointOptions options) : engine_(engine), options_(options) {}
 
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
   HttpResponse HandleAdmin(const HttpRequest& request) const;
-  engine::Database& db_;
+  engine::Engine& engine_;
   const EndpointOptions options_;
 };
 

@@ -25,7 +25,7 @@
 #include "emulator/models.h"
 #include "emulator/triggers.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "mcp/mcp_command.h"
 #include "server/dynamodb_local_banner.h"
 #include "server/endpoint.h"
@@ -153,11 +153,12 @@ int main(int argc, char** argv) {
   } else if (!options->s3_dir.empty()) {
     db_options.object_store = std::make_shared<engine::FolderObjectStore>(options->s3_dir);
   }
-  auto db = engine::Database::Open(db_options, clock);
-  if (!db.ok()) {
-    std::cerr << "localdynamo: " << db.status().message() << "\n";
+  auto opened = engine::Engine::Open(db_options, clock);
+  if (!opened.ok()) {
+    std::cerr << "localdynamo: " << opened.status().message() << "\n";
     return 1;
   }
+  engine::Engine& engine = engine;
 
   std::vector<std::string> model_dirs;
   if (!options->no_models) {
@@ -175,7 +176,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   size_t model_tables = models->table_count();
-  emulator::Preloader preloader(std::move(models).value(), **db);
+  emulator::Preloader preloader(std::move(models).value(), engine);
   emulator::LoadSummary loaded;
   const api::DatabaseScope scope = options->per_key_databases ? api::DatabaseScope::kPerKeyAndRegion
                                    : options->shared_db      ? api::DatabaseScope::kShared
@@ -196,7 +197,7 @@ int main(int argc, char** argv) {
   emulator::TriggerTargets trigger_targets(options->trigger_hosts);
   server::TriggerTransport transport(trigger_targets);
   auto triggers = std::make_unique<emulator::TriggerManager>(
-      **db, transport, [](const std::string& line) { std::cout << line << std::endl; },
+      engine, transport, [](const std::string& line) { std::cout << line << std::endl; },
       options->allow_command_triggers, trigger_targets, scope);
   if (!options->triggers_file.empty()) {
     std::ifstream in(options->triggers_file);
@@ -214,8 +215,8 @@ int main(int argc, char** argv) {
     std::cerr << "localdynamo: " << started.message() << "\n";
     return 1;
   }
-  auto maintenance = std::make_unique<emulator::Maintenance>(**db, options->ttl_interval_seconds);
-  emulator::RequestControls controls(**db, clock);
+  auto maintenance = std::make_unique<emulator::Maintenance>(engine, options->ttl_interval_seconds);
+  emulator::RequestControls controls(engine, clock);
   controls.throttle().set_enabled(options->throttle);
   if (!options->faults_file.empty()) {
     std::ifstream in(options->faults_file);
@@ -229,25 +230,25 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  emulator::Snapshots snapshots(**db, preloader, clock);
+  emulator::Snapshots snapshots(engine, preloader, clock);
   auto replicator =
-      std::make_unique<emulator::Replicator>(**db, options->replication_delay_millis);
-  emulator::AdminServices admin{**db,      clock,     *triggers, preloader,
-                                controls,  snapshots, scope,     replicator.get()};
+      std::make_unique<emulator::Replicator>(engine, options->replication_delay_millis);
+  emulator::AdminServices admin{engine,   clock,     *triggers, preloader,
+                                controls, snapshots, scope,     replicator.get()};
 
   server::AccessPolicy access({.cors = options->cors_params,
                                .allowed_hosts = options->allowed_hosts,
                                .admin_token = options->admin_token,
                                .listen_host = options->host,
                                .admin_open = options->admin_open});
-  server::Endpoint endpoint(**db, {.scope = scope,
-                                   .access = access,
-                                   .admin = options->admin ? &admin : nullptr,
-                                   .preloader = model_tables > 0 ? &preloader : nullptr,
-                                   .console = options->console,
-                                   .dynamodb_local_root = options->dynamodb_local_root,
-                                   .verifier = verifier.get(),
-                                   .controls = &controls});
+  server::Endpoint endpoint(engine, {.scope = scope,
+                                       .access = access,
+                                       .admin = options->admin ? &admin : nullptr,
+                                       .preloader = model_tables > 0 ? &preloader : nullptr,
+                                       .console = options->console,
+                                       .dynamodb_local_root = options->dynamodb_local_root,
+                                       .verifier = verifier.get(),
+                                       .controls = &controls});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(
@@ -319,6 +320,6 @@ int main(int argc, char** argv) {
   maintenance.reset();
   triggers.reset();
   replicator.reset();
-  db->reset();  // closes RocksDB cleanly
+  opened->reset();  // closes RocksDB cleanly
   return 0;
 }

@@ -322,7 +322,7 @@ TEST_F(ApiTest, UnknownTargetsAreUnknownOperationExceptions) {
                                   "DynamoDB_20111205.ListTables", "dynamodb_20120810.ListTables"}) {
     SCOPED_TRACE(target);
     EXPECT_FALSE(IsKnownTarget(target));
-    ExpectError(Dispatch(*db_, caller_, target, "{}"), "UnknownOperationException", "");
+    ExpectError(Dispatch(*engine_, caller_, target, "{}"), "UnknownOperationException", "");
   }
   EXPECT_TRUE(IsKnownTarget("DynamoDB_20120810.ListTables"));
 }

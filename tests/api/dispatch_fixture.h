@@ -11,7 +11,7 @@
 
 #include "api/dispatch.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::api {
 
@@ -20,14 +20,14 @@ class DispatchTest : public ::testing::Test {
   void SetUp() override {
     engine::DatabaseOptions options;
     options.in_memory = true;
-    auto db = engine::Database::Open(options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
+    auto opened = engine::Engine::Open(options, clock_);
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    engine_ = std::move(opened).value();
   }
 
   // Sends "DynamoDB_20120810.<op>" with `json`.
   Response Call(std::string_view op, std::string_view json) {
-    return Dispatch(*db_, caller_, "DynamoDB_20120810." + std::string(op), json);
+    return Dispatch(*engine_, caller_, "DynamoDB_20120810." + std::string(op), json);
   }
 
   // Calls an operation that must succeed (HTTP 200) and returns its answer.
@@ -38,7 +38,7 @@ class DispatchTest : public ::testing::Test {
   }
 
   engine::FakeClock clock_;
-  std::unique_ptr<engine::Database> db_;
+  std::unique_ptr<engine::Engine> engine_;
   Caller caller_{.ns = "", .region = "us-east-1"};
 };
 

@@ -20,7 +20,7 @@ class RequestControlsTest : public api::DispatchTest {
  protected:
   void SetUp() override {
     DispatchTest::SetUp();
-    controls_ = std::make_unique<RequestControls>(*db_, clock_);
+    controls_ = std::make_unique<RequestControls>(*engine_, clock_);
   }
 
   ControlledResponse Send(std::string_view op, std::string_view json,

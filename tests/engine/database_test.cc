@@ -428,14 +428,14 @@ TEST_P(PersistentDatabaseTest, DeletedTableStaysDeletedAfterReopening) {
   EXPECT_EQ(Stats().item_count, 0);
 }
 
-TEST(DatabaseOpenTest, SecondOpenOfTheSameDirectoryFails) {
+TEST(EngineOpenTest, SecondOpenOfTheSameDirectoryFails) {
   test::TempDir dir;
   FakeClock clock;
   DatabaseOptions options;
   options.data_dir = dir.path();
-  auto first = Database::Open(options, clock);
+  auto first = Engine::Open(options, clock);
   ASSERT_OK(first);
-  auto second = Database::Open(options, clock);
+  auto second = Engine::Open(options, clock);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), Status::Code::kInternal);
 }

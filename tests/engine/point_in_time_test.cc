@@ -73,7 +73,7 @@ class PointInTimeTest : public test::DatabaseModesTest {
   void ExpectRestoredAt(int64_t millis, const std::map<std::string, Item>& expected,
                         const std::string& name) {
     SCOPED_TRACE(name);
-    auto restored = db_->RestoreToPointInTime(kNs, "t", millis, Target(name));
+    auto restored = engine_->point_in_time().Restore(kNs, "t", millis, Target(name));
     ASSERT_OK(restored);
     EXPECT_EQ(restored->stats.item_count, static_cast<int64_t>(expected.size()));
     std::map<std::string, Item> got = Items(name);
@@ -180,7 +180,7 @@ TEST_P(PointInTimeTest, HistoryPastTheRecoveryPeriodIsTrimmed) {
   int64_t written = clock_.NowMillis();
   clock_.Advance(36LL * 86'400'000);  // past the 35-day default
   ASSERT_OK(db_->PutItem(kNs, "t", {{"pk", S("b")}}));
-  ASSERT_OK(db_->TrimHistory());
+  ASSERT_OK(engine_->housekeeping().TrimHistory());
   // The first write's record is gone, the second's kept: a restore to just
   // before the second undoes it alone.
   ExpectRestoredAt(clock_.NowMillis() - 1, {{"a", {{"pk", S("a")}}}}, "trimmed");

@@ -39,9 +39,9 @@ class ReplicationTest : public test::DatabaseModesTest {
     ASSERT_OK(source);
     Replica self{"us-east-1", std::string(kEast), 0};
     Replica added{"eu-west-1", std::string(kWest), clock_.NowMillis()};
-    ASSERT_OK(db_->AddReplica(kEast, "t", self, added, **source));
+    ASSERT_OK(engine_->replication().AddReplica(kEast, "t", self, added, **source));
     // A region joins a group once.
-    EXPECT_EQ(db_->AddReplica(kEast, "t", self, added, **source).status().code(),
+    EXPECT_EQ(engine_->replication().AddReplica(kEast, "t", self, added, **source).status().code(),
               Status::Code::kAlreadyExists);
   }
 
@@ -58,13 +58,13 @@ class ReplicationTest : public test::DatabaseModesTest {
   }
 
   size_t Replicate(int64_t delay) {
-    auto applied = db_->Replicate([delay](std::string_view, std::string_view) { return delay; });
+    auto applied = engine_->replication().Replicate([delay](std::string_view, std::string_view) { return delay; });
     EXPECT_TRUE(applied.ok()) << applied.status().message();
     return applied.ok() ? *applied : 0;
   }
 
   uint64_t Pending(std::string_view ns) {
-    auto backlogs = db_->ReplicationBacklogs();
+    auto backlogs = engine_->replication().Backlogs();
     EXPECT_TRUE(backlogs.ok());
     for (const auto& backlog : *backlogs) {
       if (backlog.ns == ns) return backlog.pending;
@@ -139,14 +139,14 @@ TEST_P(ReplicationTest, PendingWritesAndTheGroupSurviveAReopen) {
   if (!GetParam()) GTEST_SKIP() << "an in-memory database does not outlive a reopen";
   MakeGlobal();
   Put(kEast, "k", "east");
-  db_.reset();
+  engine_.reset();
   Open();
   ASSERT_EQ(db_->DescribeTable(kWest, "t")->schema.replicas.size(), 2u);
   EXPECT_EQ(Pending(kEast), 1u);
   EXPECT_EQ(Replicate(0), 1u);
   EXPECT_EQ(By(kWest, "k"), "east");
   // Applied once: the position is kept.
-  db_.reset();
+  engine_.reset();
   Open();
   EXPECT_EQ(Replicate(0), 0u);
 }
@@ -154,7 +154,7 @@ TEST_P(ReplicationTest, PendingWritesAndTheGroupSurviveAReopen) {
 TEST_P(ReplicationTest, RemovingTheLastReplicaLeavesARegionalTable) {
   MakeGlobal();
   Put(kEast, "k", "east");
-  ASSERT_OK(db_->RemoveReplica("t", kWest));
+  ASSERT_OK(engine_->replication().RemoveReplica("t", kWest));
   EXPECT_FALSE(db_->GetSchema(kWest, "t").ok());
   auto east = db_->DescribeTable(kEast, "t");
   ASSERT_OK(east);

@@ -66,7 +66,7 @@ TEST_P(SnapshotTest, RestorePutsBackItemsIndexesAndCountsAndDropsNewerTables) {
   CreateTable("a");
   Put("a", "1", "x");
   Put("a", "2", "y");
-  auto snapshot = db_->TakeSnapshot("a");
+  auto snapshot = engine_->snapshots().Take("a");
   ASSERT_OK(snapshot);
   EXPECT_EQ((*snapshot)->item_count, 2);
   EXPECT_GT((*snapshot)->bytes, 0);
@@ -75,7 +75,7 @@ TEST_P(SnapshotTest, RestorePutsBackItemsIndexesAndCountsAndDropsNewerTables) {
   ASSERT_OK(db_->DeleteItem("a", "t", {{"pk", S("1")}}));
   ASSERT_OK(db_->CreateTable("a", MakeTable("later", {"pk", ScalarType::kS})));
 
-  auto summary = db_->RestoreSnapshot(**snapshot, std::nullopt);
+  auto summary = engine_->snapshots().Restore(**snapshot, std::nullopt);
   ASSERT_OK(summary);
   EXPECT_EQ(summary->tables, 1);
   EXPECT_EQ(summary->items, 2);
@@ -87,7 +87,7 @@ TEST_P(SnapshotTest, RestorePutsBackItemsIndexesAndCountsAndDropsNewerTables) {
 
   // Restoring twice gives the same state again: the snapshot is unchanged.
   Put("a", "4", "w");
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, std::nullopt));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, std::nullopt));
   EXPECT_EQ(Keys("a"), (std::set<std::string>{"1", "2"}));
 
   if (!GetParam()) return;  // in memory: nothing to reopen
@@ -101,17 +101,17 @@ TEST_P(SnapshotTest, RestorePutsBackItemsIndexesAndCountsAndDropsNewerTables) {
 TEST_P(SnapshotTest, RestoreIntoAnotherNamespaceLeavesTheSourceAlone) {
   CreateTable("seed");
   Put("seed", "1", "x");
-  auto snapshot = db_->TakeSnapshot("seed");
+  auto snapshot = engine_->snapshots().Take("seed");
   ASSERT_OK(snapshot);
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, "w1"));
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, "w2"));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, "w1"));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, "w2"));
   Put("w1", "only-w1", "x");
   EXPECT_EQ(Keys("w1"), (std::set<std::string>{"1", "only-w1"}));
   EXPECT_EQ(Keys("w2"), (std::set<std::string>{"1"}));
   EXPECT_EQ(Keys("seed"), (std::set<std::string>{"1"}));
   EXPECT_EQ(Keys("w1", "byG"), (std::set<std::string>{"1", "only-w1"}));
 
-  ASSERT_OK(db_->DropNamespace("w1"));
+  ASSERT_OK(engine_->snapshots().DropNamespace("w1"));
   EXPECT_TRUE(db_->ListTables("w1", "", 10).names.empty());
   EXPECT_EQ(Keys("w2"), (std::set<std::string>{"1"}));
 }
@@ -120,11 +120,11 @@ TEST_P(SnapshotTest, RestoredItemsKeepTheirTtlSchedule) {
   CreateTable("a");
   ASSERT_OK(db_->PutItem(
       "a", "t", {{"pk", S("due")}, {"ttl", N(std::to_string(kStartSeconds + 10))}}));
-  auto snapshot = db_->TakeSnapshot("a");
+  auto snapshot = engine_->snapshots().Take("a");
   ASSERT_OK(snapshot);
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, "b"));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, "b"));
   clock_.Advance(11'000);
-  auto swept = db_->SweepExpired();
+  auto swept = engine_->housekeeping().SweepExpired();
   ASSERT_OK(swept);
   std::set<std::string> namespaces;
   for (const ExpiredItem& expired : *swept) namespaces.insert(expired.ns);
@@ -136,17 +136,17 @@ TEST_P(SnapshotTest, ARestoredTableGetsAFreshStream) {
   CreateTable("a");
   Put("a", "1", "x");
   std::string old_label = db_->DescribeTable("a", "t")->schema.stream.label;
-  auto snapshot = db_->TakeSnapshot("a");
+  auto snapshot = engine_->snapshots().Take("a");
   ASSERT_OK(snapshot);
   clock_.Advance(1'000);
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, std::nullopt));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, std::nullopt));
   std::string label = db_->DescribeTable("a", "t")->schema.stream.label;
   EXPECT_NE(label, old_label);
-  auto read = db_->ReadShard("a", "t", label, "", 1, 100, 1 << 20);
+  auto read = engine_->streams().Read("a", "t", label, "", 1, 100, 1 << 20);
   ASSERT_OK(read);
   EXPECT_TRUE(read->records.empty());
   Put("a", "2", "y");
-  read = db_->ReadShard("a", "t", label, "", 1, 100, 1 << 20);
+  read = engine_->streams().Read("a", "t", label, "", 1, 100, 1 << 20);
   ASSERT_OK(read);
   EXPECT_EQ(read->records.size(), 1u);
 }
@@ -154,13 +154,13 @@ TEST_P(SnapshotTest, ARestoredTableGetsAFreshStream) {
 TEST_P(SnapshotTest, AWholeDatabaseSnapshotRestoresEveryNamespace) {
   CreateTable("a");
   Put("a", "1", "x");
-  auto snapshot = db_->TakeSnapshot(std::nullopt);
+  auto snapshot = engine_->snapshots().Take(std::nullopt);
   ASSERT_OK(snapshot);
   CreateTable("b");
   ASSERT_OK(db_->DeleteTable("a", "t"));
-  test::ExpectError(db_->RestoreSnapshot(**snapshot, "b"), Status::Code::kInvalidArgument,
+  test::ExpectError(engine_->snapshots().Restore(**snapshot, "b"), Status::Code::kInvalidArgument,
                     "A snapshot of every database restores every database: give no namespace");
-  ASSERT_OK(db_->RestoreSnapshot(**snapshot, std::nullopt));
+  ASSERT_OK(engine_->snapshots().Restore(**snapshot, std::nullopt));
   EXPECT_EQ(Keys("a"), (std::set<std::string>{"1"}));
   EXPECT_TRUE(db_->ListTables("b", "", 10).names.empty());
 }
@@ -179,42 +179,42 @@ TEST_P(SnapshotTest, ABackupOutlivesItsTableAndRestoresWithItsIndex) {
   CreateTable("a");
   Put("a", "1", "x");
   Put("a", "2", "y");
-  auto backup = db_->CreateBackup("a", "t", "nightly");
+  auto backup = engine_->backups().Create("a", "t", "nightly");
   ASSERT_OK(backup);
   EXPECT_EQ(backup->stats.item_count, 2);
   Put("a", "3", "z");
   ASSERT_OK(db_->DeleteTable("a", "t"));
   if (GetParam()) Open();  // a backup is stored like any write
 
-  auto found = db_->FindBackup("a", backup->backup_id);
+  auto found = engine_->backups().Find("a", backup->backup_id);
   ASSERT_OK(found);
   EXPECT_EQ((*found)->name, "nightly");
-  EXPECT_EQ(db_->FindBackup("b", backup->backup_id).status().code(), Status::Code::kNotFound);
-  ASSERT_OK(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)));
+  EXPECT_EQ(engine_->backups().Find("b", backup->backup_id).status().code(), Status::Code::kNotFound);
+  ASSERT_OK(engine_->backups().Restore("a", backup->backup_id, RestoreTarget(**found)));
   EXPECT_EQ(Keys("a"), (std::set<std::string>{"1", "2"}));
   EXPECT_EQ(Keys("a", "byG"), (std::set<std::string>{"1", "2"}));
   EXPECT_EQ(ItemCount("a"), 2);
   EXPECT_EQ(IndexCount("a"), 2);
-  EXPECT_EQ(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)).status().code(),
+  EXPECT_EQ(engine_->backups().Restore("a", backup->backup_id, RestoreTarget(**found)).status().code(),
             Status::Code::kAlreadyExists);
 
   // The restored table is independent of the backup: writing it changes
   // neither the backup nor a second restore of it.
   Put("a", "4", "w");
   ASSERT_OK(db_->DeleteTable("a", "t"));
-  ASSERT_OK(db_->RestoreBackup("a", backup->backup_id, RestoreTarget(**found)));
+  ASSERT_OK(engine_->backups().Restore("a", backup->backup_id, RestoreTarget(**found)));
   EXPECT_EQ(Keys("a"), (std::set<std::string>{"1", "2"}));
 }
 
 TEST_P(SnapshotTest, ARestoreLeavesOutTheIndexesItsTargetDrops) {
   CreateTable("a");
   Put("a", "1", "x");
-  auto backup = db_->CreateBackup("a", "t", "no-index");
+  auto backup = engine_->backups().Create("a", "t", "no-index");
   ASSERT_OK(backup);
   ASSERT_OK(db_->DeleteTable("a", "t"));
   TableSchema target = RestoreTarget(*backup);
   target.global_indexes.clear();
-  auto restored = db_->RestoreBackup("a", backup->backup_id, target);
+  auto restored = engine_->backups().Restore("a", backup->backup_id, target);
   ASSERT_OK(restored);
   EXPECT_TRUE(restored->index_stats.empty());
   EXPECT_EQ(Keys("a"), std::set<std::string>{"1"});
@@ -226,25 +226,25 @@ TEST_P(SnapshotTest, ARestoreLeavesOutTheIndexesItsTargetDrops) {
 TEST_P(SnapshotTest, DeleteBackupAndResetForgetBackups) {
   CreateTable("a");
   Put("a", "1", "x");
-  auto first = db_->CreateBackup("a", "t", "first");
-  auto second = db_->CreateBackup("a", "t", "second");
+  auto first = engine_->backups().Create("a", "t", "first");
+  auto second = engine_->backups().Create("a", "t", "second");
   ASSERT_OK(first);
   ASSERT_OK(second);
   EXPECT_NE(first->data_id, second->data_id);
-  EXPECT_EQ(db_->ListBackups("a").size(), 2u);
-  ASSERT_OK(db_->DeleteBackup("a", first->backup_id));
-  EXPECT_EQ(db_->FindBackup("a", first->backup_id).status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(engine_->backups().List("a").size(), 2u);
+  ASSERT_OK(engine_->backups().Delete("a", first->backup_id));
+  EXPECT_EQ(engine_->backups().Find("a", first->backup_id).status().code(), Status::Code::kNotFound);
   if (GetParam()) Open();
-  ASSERT_EQ(db_->ListBackups("a").size(), 1u);
+  ASSERT_EQ(engine_->backups().List("a").size(), 1u);
   ASSERT_OK(db_->DeleteTable("a", "t"));
   // Deleting the first backup's data left the second's whole.
-  ASSERT_OK(db_->RestoreBackup("a", second->backup_id, RestoreTarget(*second)));
+  ASSERT_OK(engine_->backups().Restore("a", second->backup_id, RestoreTarget(*second)));
   EXPECT_EQ(Keys("a"), std::set<std::string>{"1"});
 
-  ASSERT_OK(db_->Reset());
-  EXPECT_TRUE(db_->ListBackups("a").empty());
+  ASSERT_OK(engine_->snapshots().Reset());
+  EXPECT_TRUE(engine_->backups().List("a").empty());
   if (GetParam()) Open();
-  EXPECT_TRUE(db_->ListBackups("a").empty());
+  EXPECT_TRUE(engine_->backups().List("a").empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, SnapshotTest, ::testing::Values(false, true), test::ModeName);

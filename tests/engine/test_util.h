@@ -20,6 +20,7 @@
 #include "engine/catalog.h"
 #include "engine/clock.h"
 #include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::engine {
 
@@ -107,23 +108,27 @@ inline TableSchema MakeTable(std::string name, KeyElement hash,
   return schema;
 }
 
-// (Re)opens *db with `options` on `clock`; a failure fails the test.
-inline void OpenDatabase(const DatabaseOptions& options, const Clock& clock,
-                         std::unique_ptr<Database>* db) {
-  db->reset();  // closes the old one first: a directory is open in one Database at a time
-  auto opened = Database::Open(options, clock);
+// (Re)opens *engine with `options` on `clock`, and points *db at its data
+// plane; a failure fails the test.
+inline void OpenEngine(const DatabaseOptions& options, const Clock& clock,
+                       std::unique_ptr<Engine>* engine, Database** db) {
+  *db = nullptr;
+  engine->reset();  // closes the old one first: a directory is open in one Engine at a time
+  auto opened = Engine::Open(options, clock);
   ASSERT_OK(opened);
-  *db = std::move(opened).value();
+  *engine = std::move(opened).value();
+  *db = &(*engine)->database();
 }
 
 // One database on a FakeClock, opened by the test (Open) with the options
 // it needs.
 class DatabaseFixture : public ::testing::Test {
  protected:
-  void Open(const DatabaseOptions& options) { OpenDatabase(options, clock_, &db_); }
+  void Open(const DatabaseOptions& options) { OpenEngine(options, clock_, &engine_, &db_); }
 
   FakeClock clock_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<Engine> engine_;
+  Database* db_ = nullptr;  // engine_'s data plane
 };
 
 // Runs each test over an in-memory database (parameter false) and one in a
@@ -136,13 +141,14 @@ class DatabaseModesTest : public ::testing::TestWithParam<bool> {
     DatabaseOptions options = options_;
     options.in_memory = !GetParam();
     options.data_dir = dir_.path();
-    OpenDatabase(options, clock_, &db_);
+    OpenEngine(options, clock_, &engine_, &db_);
   }
 
   FakeClock clock_;
   TempDir dir_;
   DatabaseOptions options_;  // settings for Open beyond the mode
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<Engine> engine_;
+  Database* db_ = nullptr;  // engine_'s data plane
 };
 
 // Test names for INSTANTIATE_TEST_SUITE_P over DatabaseModesTest.

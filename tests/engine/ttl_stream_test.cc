@@ -58,7 +58,7 @@ class TtlStreamTest : public test::DatabaseFixture {
   std::string Label() { return db_->DescribeTable(kNs, "t")->schema.stream.label; }
 
   std::vector<StreamRecord> Records(const std::string& label = "") {
-    auto read = db_->ReadShard(kNs, "t", label.empty() ? Label() : label, "", 1, 1000, 1 << 20);
+    auto read = engine_->streams().Read(kNs, "t", label.empty() ? Label() : label, "", 1, 1000, 1 << 20);
     EXPECT_OK(read);
     return read.ok() ? read->records : std::vector<StreamRecord>{};
   }
@@ -80,12 +80,12 @@ TEST_F(TtlStreamTest, SweepDeletesOnlyDueNumbersAndKeepsIndexesAndCounts) {
   Put({{"pk", S("ancient")}, {"ttl", N(std::to_string(kStartSeconds - 6 * 365 * 86400))}});
   Put({{"pk", S("fraction")}, {"ttl", N(std::to_string(kStartSeconds + 10) + ".9")}});
 
-  auto swept = db_->SweepExpired();
+  auto swept = engine_->housekeeping().SweepExpired();
   ASSERT_OK(swept);
   EXPECT_TRUE(swept->empty());  // nothing due yet; the ancient one is ignored
 
   clock_.Advance(11'000);
-  swept = db_->SweepExpired();
+  swept = engine_->housekeeping().SweepExpired();
   ASSERT_OK(swept);
   ASSERT_EQ(swept->size(), 2u);
   std::set<std::string> deleted;
@@ -108,7 +108,7 @@ TEST_F(TtlStreamTest, SweepDeletesOnlyDueNumbersAndKeepsIndexesAndCounts) {
   EXPECT_EQ(remove.old_image->at("g"), S("x"));
 
   clock_.Advance(1000LL * 3600 * 24);
-  swept = db_->SweepExpired();
+  swept = engine_->housekeeping().SweepExpired();
   ASSERT_EQ(swept->size(), 1u);  // "later"; "ancient" never
   EXPECT_TRUE(*db_->GetItem(kNs, "t", {{"pk", S("ancient")}}));
 }
@@ -122,14 +122,14 @@ TEST_F(TtlStreamTest, ChangingTheAttributeOrDisablingTtlTakesItemsOffTheSchedule
   Put({{"pk", S("a")}, {"ttl", N(std::to_string(kStartSeconds + 1000))}});
   Put({{"pk", S("b")}});
   clock_.Advance(11'000);
-  EXPECT_TRUE(db_->SweepExpired()->empty());
+  EXPECT_TRUE(engine_->housekeeping().SweepExpired()->empty());
 
   SetTtl("");
   clock_.Advance(2'000'000);
-  EXPECT_TRUE(db_->SweepExpired()->empty());
+  EXPECT_TRUE(engine_->housekeeping().SweepExpired()->empty());
   // Enabling again schedules the items already in the table.
   SetTtl("ttl");
-  auto swept = db_->SweepExpired();
+  auto swept = engine_->housekeeping().SweepExpired();
   ASSERT_EQ(swept->size(), 1u);
   EXPECT_EQ((*swept)[0].key.at("pk"), S("a"));
 }
@@ -138,7 +138,7 @@ TEST_F(TtlStreamTest, ItemsScheduledInThePastOfEarlierSweepsAreStillFound) {
   Open();
   CreateTable();
   clock_.Advance(100'000);
-  ASSERT_TRUE(db_->SweepExpired()->empty());
+  ASSERT_TRUE(engine_->housekeeping().SweepExpired()->empty());
   // A sweep starts where the last one ended; an entry due before that must
   // pull the start back.
   Put({{"pk", S("past")}, {"ttl", N(std::to_string(kStartSeconds + 50))}});
@@ -146,10 +146,10 @@ TEST_F(TtlStreamTest, ItemsScheduledInThePastOfEarlierSweepsAreStillFound) {
     return Mutation{Mutation::Kind::kPut, {{"pk", S("tx")}, {"ttl", N(std::to_string(kStartSeconds + 60))}}};
   }}};
   ASSERT_TRUE(db_->TransactWrite(kNs, tx)->committed);
-  auto swept = db_->SweepExpired();
+  auto swept = engine_->housekeeping().SweepExpired();
   ASSERT_OK(swept);
   EXPECT_EQ(swept->size(), 2u);
-  EXPECT_TRUE(db_->SweepExpired()->empty());
+  EXPECT_TRUE(engine_->housekeeping().SweepExpired()->empty());
 }
 
 TEST_F(TtlStreamTest, ASweepLimitLeavesTheRestForTheNext) {
@@ -159,9 +159,9 @@ TEST_F(TtlStreamTest, ASweepLimitLeavesTheRestForTheNext) {
     Put({{"pk", S("i" + std::to_string(i))}, {"ttl", N(std::to_string(kStartSeconds + i))}});
   }
   clock_.Advance(10'000);
-  EXPECT_EQ(db_->SweepExpired(2)->size(), 2u);
-  EXPECT_EQ(db_->SweepExpired(2)->size(), 2u);
-  EXPECT_EQ(db_->SweepExpired()->size(), 1u);
+  EXPECT_EQ(engine_->housekeeping().SweepExpired(2)->size(), 2u);
+  EXPECT_EQ(engine_->housekeeping().SweepExpired(2)->size(), 2u);
+  EXPECT_EQ(engine_->housekeeping().SweepExpired()->size(), 1u);
   EXPECT_EQ(ItemCount(), 0);
 }
 
@@ -218,9 +218,9 @@ TEST_F(TtlStreamTest, ShardsRollOverIntoChildrenAndRecordsAreTrimmedAfterADay) {
   CreateTable();
   Put({{"pk", S("a")}});
   clock_.Advance(61'000);
-  ASSERT_OK(db_->MaintainStreams());
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
   Put({{"pk", S("b")}});
-  auto stream = db_->DescribeStream(kNs, "t", Label());
+  auto stream = engine_->streams().Describe(kNs, "t", Label());
   ASSERT_OK(stream);
   const auto& shards = stream->info.shards;
   ASSERT_EQ(shards.size(), 2u);
@@ -228,26 +228,26 @@ TEST_F(TtlStreamTest, ShardsRollOverIntoChildrenAndRecordsAreTrimmedAfterADay) {
   EXPECT_EQ(shards[0].last_sequence, 1u);
   EXPECT_EQ(shards[1].parent_shard_id, shards[0].shard_id);
   EXPECT_EQ(shards[1].first_sequence, 2u);
-  auto first = db_->ReadShard(kNs, "t", Label(), shards[0].shard_id, 0, 100, 1 << 20);
+  auto first = engine_->streams().Read(kNs, "t", Label(), shards[0].shard_id, 0, 100, 1 << 20);
   ASSERT_EQ(first->records.size(), 1u);
   EXPECT_TRUE(first->drained);
-  auto second = db_->ReadShard(kNs, "t", Label(), shards[1].shard_id, 0, 100, 1 << 20);
+  auto second = engine_->streams().Read(kNs, "t", Label(), shards[1].shard_id, 0, 100, 1 << 20);
   ASSERT_EQ(second->records.size(), 1u);
   EXPECT_FALSE(second->drained);
 
   // An idle open shard does not roll over into an empty one.
   clock_.Advance(61'000);
-  ASSERT_OK(db_->MaintainStreams());
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
   clock_.Advance(61'000);
-  ASSERT_OK(db_->MaintainStreams());
-  EXPECT_EQ(db_->DescribeStream(kNs, "t", Label())->info.shards.size(), 3u);
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
+  EXPECT_EQ(engine_->streams().Describe(kNs, "t", Label())->info.shards.size(), 3u);
 
   clock_.Advance(24LL * 3600 * 1000);
-  ASSERT_OK(db_->MaintainStreams());
-  stream = db_->DescribeStream(kNs, "t", Label());
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
+  stream = engine_->streams().Describe(kNs, "t", Label());
   EXPECT_EQ(stream->info.trim_horizon, 3u);
   ASSERT_EQ(stream->info.shards.size(), 1u);  // the emptied closed shards are gone
-  auto trimmed = db_->ReadShard(kNs, "t", Label(), "", 1, 100, 1 << 20);
+  auto trimmed = engine_->streams().Read(kNs, "t", Label(), "", 1, 100, 1 << 20);
   EXPECT_EQ(trimmed.status().code(), Status::Code::kTrimmedData);
 }
 
@@ -268,17 +268,17 @@ TEST_F(TtlStreamTest, ReenablingStartsANewStreamAndTheOldOneStaysADay) {
   Put({{"pk", S("c")}});
   EXPECT_NE(Label(), old_label);
   EXPECT_EQ(Records().size(), 1u);
-  auto old_stream = db_->DescribeStream(kNs, "t", old_label);
+  auto old_stream = engine_->streams().Describe(kNs, "t", old_label);
   ASSERT_OK(old_stream);
   EXPECT_FALSE(old_stream->info.enabled());
   EXPECT_TRUE(old_stream->info.shards.back().closed);
   EXPECT_EQ(Records(old_label).size(), 1u);
-  EXPECT_EQ(db_->ListStreams(kNs, "t").size(), 2u);
+  EXPECT_EQ(engine_->streams().List(kNs, "t").size(), 2u);
 
   clock_.Advance(24LL * 3600 * 1000 + 1);
-  ASSERT_OK(db_->MaintainStreams());
-  EXPECT_FALSE(db_->DescribeStream(kNs, "t", old_label).ok());
-  EXPECT_EQ(db_->ListStreams(kNs, "").size(), 1u);
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
+  EXPECT_FALSE(engine_->streams().Describe(kNs, "t", old_label).ok());
+  EXPECT_EQ(engine_->streams().List(kNs, "").size(), 1u);
 }
 
 TEST_F(TtlStreamTest, ARecreatedTableGetsANewLabelEvenWithTheClockMovedBack) {
@@ -310,7 +310,7 @@ TEST_F(TtlStreamTest, ScheduleStreamAndSequenceNumbersSurviveAReopen) {
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[2].sequence, 3u);
   clock_.Advance(6'000);
-  auto swept = db_->SweepExpired();
+  auto swept = engine_->housekeeping().SweepExpired();
   ASSERT_EQ(swept->size(), 1u);
   EXPECT_EQ(Records(label).back().event, StreamEventName::kRemove);
 }
@@ -322,9 +322,9 @@ TEST_F(TtlStreamTest, ExpiredItemsOfADeletedTableLeaveTheSchedule) {
   std::string label = Label();
   ASSERT_OK(db_->DeleteTable(kNs, "t"));
   clock_.Advance(6'000);
-  EXPECT_TRUE(db_->SweepExpired()->empty());
+  EXPECT_TRUE(engine_->housekeeping().SweepExpired()->empty());
   // The deleted table's stream is readable, DISABLED, with its record.
-  auto stream = db_->DescribeStream(kNs, "t", label);
+  auto stream = engine_->streams().Describe(kNs, "t", label);
   ASSERT_OK(stream);
   EXPECT_FALSE(stream->info.enabled());
   EXPECT_EQ(Records(label).size(), 1u);
@@ -344,14 +344,14 @@ TEST_F(TtlStreamTest, AKinesisDestinationFeedsAHiddenStreamOfBothImages) {
     }));
   };
   auto feed_records = [&](const std::string& label) {
-    auto read = db_->ReadShard(kNs, "t", label, "", 1, 1000, 1 << 20, StreamKind::kKinesisFeed);
+    auto read = engine_->streams().Read(kNs, "t", label, "", 1, 1000, 1 << 20, StreamKind::kKinesisFeed);
     EXPECT_OK(read);
     return read.ok() ? read->records : std::vector<StreamRecord>{};
   };
   Put({{"pk", S("before")}});
-  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), "");
+  EXPECT_EQ(*engine_->streams().KinesisFeedLabel(kNs, "t"), "");
   set_destination(true);
-  std::string feed = *db_->KinesisFeedLabel(kNs, "t");
+  std::string feed = *engine_->streams().KinesisFeedLabel(kNs, "t");
   ASSERT_NE(feed, "");
   EXPECT_NE(feed, Label());
   Put({{"pk", S("a")}, {"v", N("1")}});
@@ -363,12 +363,12 @@ TEST_F(TtlStreamTest, AKinesisDestinationFeedsAHiddenStreamOfBothImages) {
   EXPECT_EQ(records[1].new_image->at("v"), N("2"));
   EXPECT_FALSE(Records().back().new_image.has_value());
   // Hidden from the Streams API, and not a stream by its label.
-  EXPECT_EQ(db_->ListStreams(kNs, "t").size(), 1u);
-  EXPECT_FALSE(db_->DescribeStream(kNs, "t", feed).ok());
+  EXPECT_EQ(engine_->streams().List(kNs, "t").size(), 1u);
+  EXPECT_FALSE(engine_->streams().Describe(kNs, "t", feed).ok());
 
   // Kept across a reopen, numbering on.
   Open(dir.path());
-  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), feed);
+  EXPECT_EQ(*engine_->streams().KinesisFeedLabel(kNs, "t"), feed);
   Put({{"pk", S("b")}});
   ASSERT_EQ(feed_records(feed).size(), 3u);
   EXPECT_EQ(feed_records(feed).back().sequence, 3u);
@@ -376,22 +376,22 @@ TEST_F(TtlStreamTest, AKinesisDestinationFeedsAHiddenStreamOfBothImages) {
   // Disabled: the feed closes and a later write goes nowhere; enabled
   // again, a new feed starts.
   set_destination(false);
-  EXPECT_EQ(*db_->KinesisFeedLabel(kNs, "t"), "");
+  EXPECT_EQ(*engine_->streams().KinesisFeedLabel(kNs, "t"), "");
   Put({{"pk", S("c")}});
   EXPECT_EQ(feed_records(feed).size(), 3u);
-  EXPECT_FALSE(db_->DescribeStream(kNs, "t", feed, StreamKind::kKinesisFeed)->info.enabled());
+  EXPECT_FALSE(engine_->streams().Describe(kNs, "t", feed, StreamKind::kKinesisFeed)->info.enabled());
   set_destination(true);
-  std::string second = *db_->KinesisFeedLabel(kNs, "t");
+  std::string second = *engine_->streams().KinesisFeedLabel(kNs, "t");
   EXPECT_GT(second, feed);
   Put({{"pk", S("d")}});
   ASSERT_EQ(feed_records(second).size(), 1u);
 
   // Deleting the table stops the feed; it is forgotten a day later.
   ASSERT_OK(db_->DeleteTable(kNs, "t"));
-  EXPECT_FALSE(db_->DescribeStream(kNs, "t", second, StreamKind::kKinesisFeed)->info.enabled());
+  EXPECT_FALSE(engine_->streams().Describe(kNs, "t", second, StreamKind::kKinesisFeed)->info.enabled());
   clock_.Advance(24LL * 3600 * 1000 + 1);
-  ASSERT_OK(db_->MaintainStreams());
-  EXPECT_FALSE(db_->DescribeStream(kNs, "t", second, StreamKind::kKinesisFeed).ok());
+  ASSERT_OK(engine_->housekeeping().MaintainStreams());
+  EXPECT_FALSE(engine_->streams().Describe(kNs, "t", second, StreamKind::kKinesisFeed).ok());
 }
 
 }  // namespace

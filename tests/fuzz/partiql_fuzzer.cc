@@ -40,7 +40,7 @@
 #include "api/dispatch.h"
 #include "api/json_reader.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "engine/partiql/parser.h"
 #include "tests/fuzz/request_path.h"
 
@@ -72,12 +72,12 @@ struct Table {
 
 struct Fixture {
   ddb::engine::FakeClock clock;
-  std::unique_ptr<ddb::engine::Database> db;
+  std::unique_ptr<ddb::engine::Engine> engine;
   Caller caller{.ns = "", .region = "us-east-1"};
   std::vector<Table> tables;
 
   Response Call(std::string_view op, std::string_view body) {
-    return Dispatch(*db, caller, std::string(kPrefix) + std::string(op), body);
+    return Dispatch(*engine, caller, std::string(kPrefix) + std::string(op), body);
   }
   void CallOk(std::string_view op, std::string_view body) {
     if (Call(op, body).http_status != 200) abort();
@@ -89,7 +89,7 @@ struct Fixture {
     ddb::engine::ScanRequest scan;
     scan.index_name = index;
     do {
-      auto page = db->Scan(caller.ns, table, scan);
+      auto page = engine->database().Scan(caller.ns, table, scan);
       if (!page.ok()) abort();
       for (auto& item : page->items) all.push_back(std::move(item));
       scan.exclusive_start_key = std::move(page->last_evaluated_key);
@@ -119,12 +119,12 @@ struct Fixture {
       if (std::find(before.begin(), before.end(), item) != before.end()) continue;
       ddb::engine::Item key;
       for (const std::string& name : table.key) key.emplace(name, item.at(name));
-      if (!db->DeleteItem(caller.ns, table.name, key).ok()) abort();
+      if (!engine->database().DeleteItem(caller.ns, table.name, key).ok()) abort();
     }
     std::vector<ddb::engine::Item> now = ScanAll(table.name, "");
     for (const ddb::engine::Item& item : before) {
       if (std::find(now.begin(), now.end(), item) != now.end()) continue;
-      if (!db->PutItem(caller.ns, table.name, item).ok()) abort();
+      if (!engine->database().PutItem(caller.ns, table.name, item).ok()) abort();
     }
   }
 };
@@ -132,7 +132,7 @@ struct Fixture {
 Fixture& Setup() {
   static Fixture* fixture = [] {
     auto* f = new Fixture;
-    f->db = ddb::fuzz::OpenInMemoryDatabase(f->clock);
+    f->engine = ddb::fuzz::OpenInMemoryEngine(f->clock);
     f->CallOk("CreateTable", R"({"TableName":"Fuzz",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},

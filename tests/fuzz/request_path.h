@@ -9,17 +9,17 @@
 #include <string_view>
 
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 
 namespace ddb::fuzz {
 
-// An empty in-memory database on `clock`; aborts when it cannot be opened.
-inline std::unique_ptr<engine::Database> OpenInMemoryDatabase(const engine::Clock& clock) {
+// An empty in-memory engine on `clock`; aborts when it cannot be opened.
+inline std::unique_ptr<engine::Engine> OpenInMemoryEngine(const engine::Clock& clock) {
   engine::DatabaseOptions options;
   options.in_memory = true;
-  auto db = engine::Database::Open(options, clock);
-  if (!db.ok()) abort();
-  return std::move(db).value();
+  auto opened = engine::Engine::Open(options, clock);
+  if (!opened.ok()) abort();
+  return std::move(opened).value();
 }
 
 // `text` as a JSON string, quotes included: '"' and '\' escaped, control

@@ -17,7 +17,7 @@
 
 #include "api/dispatch.h"
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "tests/fuzz/request_path.h"
 
 namespace {
@@ -28,14 +28,14 @@ using ddb::api::Response;
 
 struct Fixture {
   ddb::engine::FakeClock clock;
-  std::unique_ptr<ddb::engine::Database> db;
+  std::unique_ptr<ddb::engine::Engine> engine;
   Caller caller{.ns = "", .region = "us-east-1"};
   std::string arn;
   std::string shard;
   std::string iterator;
 
   Response Call(std::string_view target, std::string_view body) {
-    return Dispatch(*db, caller, target, body);
+    return Dispatch(*engine, caller, target, body);
   }
   rapidjson::Document CallOk(std::string_view target, std::string_view body) {
     Response response = Call(target, body);
@@ -50,7 +50,7 @@ struct Fixture {
 Fixture& Setup() {
   static Fixture* fixture = [] {
     auto* f = new Fixture;
-    f->db = ddb::fuzz::OpenInMemoryDatabase(f->clock);
+    f->engine = ddb::fuzz::OpenInMemoryEngine(f->clock);
     f->CallOk("DynamoDB_20120810.CreateTable", R"({"TableName":"Fuzz",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
         "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "engine/clock.h"
-#include "engine/database.h"
+#include "engine/engine.h"
 #include "server/endpoint.h"
 #include "server/http_server.h"
 
@@ -106,10 +106,10 @@ class ServerTest : public ::testing::Test {
   void SetUp() override {
     engine::DatabaseOptions db_options;
     db_options.in_memory = true;
-    auto db = engine::Database::Open(db_options, clock_);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    db_ = std::move(db).value();
-    endpoint_ = std::make_unique<Endpoint>(*db_, EndpointOptions{});
+    auto opened = engine::Engine::Open(db_options, clock_);
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    engine_ = std::move(opened).value();
+    endpoint_ = std::make_unique<Endpoint>(*engine_, EndpointOptions{});
     HttpServerOptions options;
     options.port = 0;
     options.threads = 2;
@@ -135,7 +135,7 @@ class ServerTest : public ::testing::Test {
   }
 
   engine::FakeClock clock_;
-  std::unique_ptr<engine::Database> db_;
+  std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<Endpoint> endpoint_;
   std::unique_ptr<HttpServer> server_;
   uint16_t port_ = 0;
