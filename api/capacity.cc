@@ -5,7 +5,7 @@
 
 #include "api/attribute_json.h"
 #include "engine/secondary_index.h"
-#include "engine/vector_index.h"
+#include "engine/vectors/vector_index.h"
 
 namespace ddb::api {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "api/json_reader.h"
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 
 namespace ddb::api {
 

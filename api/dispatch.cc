@@ -7,7 +7,7 @@
 #include <array>
 #include <utility>
 
-#include "api/item_capture.h"
+#include "api/items/item_capture.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/value_layers.h"

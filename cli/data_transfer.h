@@ -1,7 +1,7 @@
 // The JSON shapes of the offline data commands (`localdynamo export`,
 // `import`, `dump-models`): the request bodies they send through Dispatch
 // and the answers they read back. The export's own files are
-// api/export_format.h, shared with ExportTableToPointInTime and ImportTable.
+// api/transfer/export_format.h, shared with ExportTableToPointInTime and ImportTable.
 //
 // The commands around them (files, gzip, progress) are the rest of cli/;
 // this module only knows JSON, so every item still passes the validation

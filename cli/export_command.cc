@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "api/export_format.h"
-#include "api/transfer_records.h"
+#include "api/transfer/export_format.h"
+#include "api/transfer/transfer_records.h"
 #include "cli/data_commands.h"
 #include "cli/data_transfer.h"
 #include "cli/progress.h"

@@ -1,6 +1,6 @@
 // Line-oriented reading of data files that may be gzip-compressed, as
 // DynamoDB's export to S3 writes them (data/<name>.json.gz; the writing is
-// api/export_format.h's). Reading detects gzip by its magic bytes (zlib's
+// api/transfer/export_format.h's). Reading detects gzip by its magic bytes (zlib's
 // transparent mode), so .json, .jsonl and .json.gz files are read alike.
 //
 // Thread safety: one object per thread.

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "api/errors.h"
-#include "api/export_format.h"
+#include "api/transfer/export_format.h"
 #include "cli/data_commands.h"
 #include "cli/data_transfer.h"
 #include "cli/gzip_file.h"

@@ -1,4 +1,4 @@
-#include "api/export_format.h"
+#include "api/transfer/export_format.h"
 #include "cli/import_sources.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include <ctime>
 
 #include "api/attribute_json.h"
-#include "api/insights_report.h"
+#include "api/resources/insights_report.h"
 #include "api/json_reader.h"
 #include "emulator/admin_body.h"
 #include "emulator/replication_admin.h"

@@ -1,5 +1,5 @@
 // The replicator: the thread that keeps global tables' replicas in step
-// (engine/replication.h). It applies each replication feed's records once
+// (engine/replication/replication.h). It applies each replication feed's records once
 // their delay has passed on the emulator's clock — by default about a
 // second, as DynamoDB's "typically within a second", settable for the
 // server and per table, zero for at once — and, frozen with the clock,

@@ -1,6 +1,6 @@
 // Named snapshots: the whole database (every namespace) or one access key's
 // database saved under a name, in the server's memory, and restored in one
-// batch (engine/snapshot.h) — fast enough to restore before every test. A
+// batch (engine/backups/snapshot.h) — fast enough to restore before every test. A
 // one-database snapshot may be restored into another database: a suite
 // seeds one, saves it, and restores it into every worker's.
 //
@@ -30,7 +30,7 @@
 #include "emulator/models.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
-#include "engine/snapshot.h"
+#include "engine/backups/snapshot.h"
 
 namespace ddb::emulator {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "api/json_reader.h"
-#include "api/kinesis_record.h"
-#include "api/stream_json.h"
+#include "api/streams/kinesis_record.h"
+#include "api/streams/stream_json.h"
 #include "emulator/trigger_settings.h"
 
 namespace ddb::emulator {

@@ -18,7 +18,7 @@
 // KinesisStreamArn makes it a consumer of the Kinesis data stream the
 // table's Kinesis destination writes to, instead of the table's DynamoDB
 // stream: it gets Lambda's Kinesis event, with DynamoDB's Kinesis records
-// (api/kinesis_record.h), while that destination is enabled.
+// (api/streams/kinesis_record.h), while that destination is enabled.
 //
 // Thread safety: pure functions; a TriggerSpec is a plain value.
 #pragma once

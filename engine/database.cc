@@ -1,6 +1,6 @@
 #include "engine/database.h"
 
-#include "engine/item_reads.h"
+#include "engine/items/item_reads.h"
 #include "engine/key_validation.h"
 
 namespace ddb::engine {

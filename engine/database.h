@@ -31,17 +31,17 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 #include "engine/clock.h"
-#include "engine/item_write.h"
-#include "engine/item_writer.h"
+#include "engine/items/item_write.h"
+#include "engine/items/item_writer.h"
 #include "engine/read_request.h"
-#include "engine/replication.h"
+#include "engine/replication/replication.h"
 #include "engine/status.h"
 #include "engine/store.h"
-#include "engine/table_changes.h"
-#include "engine/table_items.h"
-#include "engine/table_registry.h"
+#include "engine/tables/table_changes.h"
+#include "engine/tables/table_items.h"
+#include "engine/tables/table_registry.h"
 #include "engine/transactions.h"
 
 namespace ddb::engine {

@@ -1,7 +1,7 @@
 #include "engine/engine.h"
 
-#include "engine/catalog_codec.h"
-#include "engine/catalog_keys.h"
+#include "engine/catalog/catalog_codec.h"
+#include "engine/catalog/catalog_keys.h"
 
 namespace ddb::engine {
 

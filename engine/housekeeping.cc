@@ -1,6 +1,6 @@
 #include "engine/housekeeping.h"
 
-#include "engine/history.h"
+#include "engine/backups/history.h"
 
 namespace ddb::engine {
 

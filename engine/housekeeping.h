@@ -18,9 +18,9 @@
 #include "engine/clock.h"
 #include "engine/status.h"
 #include "engine/store.h"
-#include "engine/stream_log.h"
-#include "engine/table_registry.h"
-#include "engine/ttl_sweeper.h"
+#include "engine/streams/stream_log.h"
+#include "engine/tables/table_registry.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 namespace ddb::engine {
 

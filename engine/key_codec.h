@@ -23,7 +23,7 @@
 #include <string_view>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 
 namespace ddb::engine {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 #include "engine/mutex.h"
 
 namespace ddb::engine {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 #include "engine/status.h"
 
 namespace ddb::engine {

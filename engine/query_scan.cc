@@ -2,7 +2,7 @@
 // items of a table or the entries of one of its indexes (layouts in
 // key_codec.h and secondary_index.h).
 #include "engine/database.h"
-#include "engine/item_codec.h"
+#include "engine/items/item_codec.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"

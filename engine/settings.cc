@@ -1,6 +1,6 @@
 #include "engine/settings.h"
 
-#include "engine/catalog_keys.h"
+#include "engine/catalog/catalog_keys.h"
 #include "engine/key_codec.h"
 
 namespace ddb::engine {

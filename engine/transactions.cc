@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "engine/item_reads.h"
+#include "engine/items/item_reads.h"
 #include "engine/secondary_index.h"
 
 namespace ddb::engine {

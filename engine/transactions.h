@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
-#include "engine/item_write.h"
-#include "engine/item_writer.h"
+#include "engine/items/item_write.h"
+#include "engine/items/item_writer.h"
 #include "engine/status.h"
 #include "engine/store.h"
-#include "engine/table_registry.h"
+#include "engine/tables/table_registry.h"
 
 namespace ddb::engine {
 

@@ -17,7 +17,7 @@
 #include <optional>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 #include "engine/expression/ast.h"
 #include "engine/partiql/statement.h"
 #include "engine/read_request.h"

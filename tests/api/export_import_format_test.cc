@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "api/compression.h"
-#include "api/export_format.h"
-#include "api/import_format.h"
+#include "api/transfer/compression.h"
+#include "api/transfer/export_format.h"
+#include "api/transfer/import_format.h"
 
 namespace ddb::api {
 namespace {

@@ -2,7 +2,7 @@
 // accepts a request, the document and the items must be exactly what
 // ParseUntrustedJson and ParseItem make of it; whatever it declines, the
 // general path answers.
-#include "api/item_capture.h"
+#include "api/items/item_capture.h"
 
 #include <gtest/gtest.h>
 

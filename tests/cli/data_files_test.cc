@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "api/compression.h"
-#include "api/md5.h"
+#include "api/transfer/compression.h"
+#include "api/transfer/md5.h"
 #include "cli/gzip_file.h"
 #include "cli/import_sources.h"
 #include "cli/progress.h"

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "api/export_format.h"
+#include "api/transfer/export_format.h"
 #include "emulator/model_dump.h"
 #include "tests/api/dispatch_fixture.h"
 

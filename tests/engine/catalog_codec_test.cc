@@ -1,4 +1,4 @@
-#include "engine/catalog_codec.h"
+#include "engine/catalog/catalog_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "engine/item_codec.h"
+#include "engine/items/item_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/database.h"
-#include "engine/item_codec.h"
+#include "engine/items/item_codec.h"
 #include "tests/engine/test_util.h"
 
 namespace ddb::engine {

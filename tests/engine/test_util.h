@@ -17,7 +17,7 @@
 #include <utility>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog.h"
+#include "engine/catalog/catalog.h"
 #include "engine/clock.h"
 #include "engine/database.h"
 #include "engine/engine.h"

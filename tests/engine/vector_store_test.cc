@@ -1,4 +1,4 @@
-#include "engine/vector_store.h"
+#include "engine/vectors/vector_store.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/key_codec.h"
-#include "engine/vector_index.h"
+#include "engine/vectors/vector_index.h"
 
 namespace ddb::engine {
 namespace {

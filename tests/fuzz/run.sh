@@ -27,8 +27,7 @@ else
         -n "$(find "$root/engine" "$root/api" -newer "$objdir/.stamp" -name '*.[ch]*' -print -quit)" ]]; then
     echo "building the api and engine layers"
     rm -f "$objdir"/*.o
-    printf '%s\n' "$root"/engine/*.cc "$root"/engine/expression/*.cc "$root"/engine/partiql/*.cc \
-      "$root"/api/*.cc |
+    find "$root/engine" "$root/api" -name '*.cc' | sort |
       xargs -P 2 -I{} sh -c 'src=$0 dir=$1 top=$2; shift 2
         clang++ "$@" -fsanitize=address,undefined -c "$src" -o "$dir/$(echo "${src#"$top"/}" | tr / _).o"' \
         {} "$objdir" "$root" "${flags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link}"
