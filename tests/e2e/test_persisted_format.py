@@ -1,10 +1,11 @@
-"""The persisted format does not change: a data directory written by an
-earlier release (tests/e2e/data/format_v1, written by commit 8b4400d) opens,
-and this binary answers about it exactly as that release did — every table
-description, item, index entry, stream and stream record — and its TTL
-sweep and stream trimming delete the same things.
+"""The persisted format does not change: data directories written by earlier
+releases open, and this binary answers about them exactly as those releases
+did.
 
-Two deliberate differences. Sets read back sorted since 2026-11 (the release
+tests/e2e/data/format_v1 (written by commit 8b4400d, one database per access
+key): every table description, item, index entry, stream and stream record,
+and its TTL sweep and stream trimming delete the same things. Two
+deliberate differences. Sets read back sorted since 2026-11 (the release
 before answered them in the order written): both sides are compared with
 their sets' members sorted. And the hex suffix of a shard id that this binary
 opens is derived from the shard's first sequence number (the release before
@@ -13,9 +14,21 @@ shards created by the sweep below have such ids: they are compared as
 placeholders, and checked to be distinct. So are the time stamps the sweep
 writes, as the clock runs on after the test sets it.
 
-expected.json was read through botocore 1.29, whose parser dropped the
+format_v1's expected.json was read through botocore 1.29, whose parser dropped the
 members it did not know yet; the newer botocore reads them, so they are left
-out of both sides (NEWER_THAN_THE_RECORDING)."""
+out of both sides (NEWER_THAN_THE_RECORDING).
+
+tests/e2e/data/format_v2 (written by commit a6ac9cb, one database per
+region): on-demand backups, point-in-time recovery history, vector indexes,
+Kinesis destinations and their feed, a global table's replica, Contributor
+Insights, resource policies, a trigger's checkpoint, besides tables, TTL and
+streams. Everything a6ac9cb answered is required as it is — the snapshot,
+restores to three instants of the history and from every backup, the sweep
+and what is left after it, a write replicated to the other region — with no
+deliberate difference: it was recorded on a frozen clock through the
+pinned botocore the suite runs on, and the test freezes the clock at the
+same instants. Only the ids of the tables the test restores are left out
+(new ones each time, on both sides)."""
 
 import json
 from datetime import datetime
@@ -24,8 +37,9 @@ import shutil
 from pathlib import Path
 
 from .server_util import run_server
-from .format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, move_clock, snapshot,
-                              sweep_snapshot)
+from .format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, freeze_clock, move_clock,
+                              regions_snapshot, snapshot, sweep_snapshot)
+from .data.format_v2 import make as format_v2
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "format_v1"
 SERVER_ARGS = ("--per-key-databases", "--no-models", "--ttl-interval", "0")
@@ -108,3 +122,19 @@ def test_a_data_directory_written_before_reads_and_sweeps_the_same(tmp_path):
         move_clock(server.url, SWEEP_AT_MILLIS)
         assert new_shard_ids(comparable(snapshot(server.url)), set()) == \
             new_shard_ids(swept["after"], set())
+
+
+def test_a_data_directory_with_backups_vectors_and_replicas_reads_and_acts_the_same(tmp_path):
+    expected = json.loads((format_v2.HERE / "expected.json").read_text())
+    data_dir = tmp_path / "db"
+    shutil.copytree(format_v2.HERE / "db", data_dir)
+    args = (*format_v2.SERVER_ARGS, "--data-dir", str(data_dir))
+    with run_server(*args) as server:
+        answered = format_v2.read_and_act(server.url)
+        for part in ("snapshot", "restores", "sweep", "after sweep", "replicated"):
+            assert answered[part] == expected[part], part
+        last = regions_snapshot(server.url)
+    # What this binary wrote on top of the old data reads back after a restart.
+    with run_server(*args) as server:
+        freeze_clock(server.url, SWEEP_AT_MILLIS)
+        assert regions_snapshot(server.url) == last
