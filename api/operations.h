@@ -2,7 +2,7 @@
 // same shape: the request's JSON object in, the response body (JSON) or the
 // error to answer with out. dispatch.cc maps target names onto them.
 //
-// Thread safety: handlers are reentrant; concurrency is the Database's.
+// Thread safety: handlers are reentrant; concurrency is the Engine's.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -16,14 +16,14 @@ namespace ddb::api {
 
 using Handler = ApiResult<std::string> (*)(Context&, const rapidjson::Value&);
 
-// table_ops.cc
+// tables/table_ops.cc
 ApiResult<std::string> CreateTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListTables(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeLimits(Context&, const rapidjson::Value&);
-// Legacy global tables and replica auto scaling (global_table_ops.cc).
+// Legacy global tables and replica auto scaling (global_tables/global_table_ops.cc).
 ApiResult<std::string> CreateGlobalTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateGlobalTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeGlobalTable(Context&, const rapidjson::Value&);
@@ -34,22 +34,22 @@ ApiResult<std::string> DescribeTableReplicaAutoScaling(Context&, const rapidjson
 ApiResult<std::string> UpdateTableReplicaAutoScaling(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeEndpoints(Context&, const rapidjson::Value&);
 
-// backup_ops.cc
+// backups/backup_ops.cc
 ApiResult<std::string> DescribeContinuousBackups(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateContinuousBackups(Context&, const rapidjson::Value&);
 
-// contributor_insights_ops.cc
+// resources/contributor_insights_ops.cc
 ApiResult<std::string> UpdateContributorInsights(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeContributorInsights(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListContributorInsights(Context&, const rapidjson::Value&);
 
-// kinesis_destination_ops.cc
+// streams/kinesis_destination_ops.cc
 ApiResult<std::string> EnableKinesisStreamingDestination(Context&, const rapidjson::Value&);
 ApiResult<std::string> DisableKinesisStreamingDestination(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateKinesisStreamingDestination(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeKinesisStreamingDestination(Context&, const rapidjson::Value&);
 
-// backup_restore_ops.cc
+// backups/backup_restore_ops.cc
 ApiResult<std::string> CreateBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListBackups(Context&, const rapidjson::Value&);
@@ -57,64 +57,64 @@ ApiResult<std::string> DeleteBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableFromBackup(Context&, const rapidjson::Value&);
 ApiResult<std::string> RestoreTableToPointInTime(Context&, const rapidjson::Value&);
 
-// export_ops.cc
+// transfer/export_ops.cc
 ApiResult<std::string> ExportTableToPointInTime(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeExport(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListExports(Context&, const rapidjson::Value&);
 
-// import_ops.cc
+// transfer/import_ops.cc
 ApiResult<std::string> ImportTable(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeImport(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListImports(Context&, const rapidjson::Value&);
 
-// bulk_put_ops.cc
+// transfer/bulk_put_ops.cc
 ApiResult<std::string> StartBulkPutItems(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeBulkOperation(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListBulkOperations(Context&, const rapidjson::Value&);
 ApiResult<std::string> CancelBulkOperation(Context&, const rapidjson::Value&);
 
-// resource_policy_ops.cc
+// resources/resource_policy_ops.cc
 ApiResult<std::string> PutResourcePolicy(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetResourcePolicy(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteResourcePolicy(Context&, const rapidjson::Value&);
 
-// tag_ops.cc
+// resources/tag_ops.cc
 ApiResult<std::string> TagResource(Context&, const rapidjson::Value&);
 ApiResult<std::string> UntagResource(Context&, const rapidjson::Value&);
 ApiResult<std::string> ListTagsOfResource(Context&, const rapidjson::Value&);
 
-// item_ops.cc
+// items/item_ops.cc
 ApiResult<std::string> PutItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> UpdateItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> DeleteItem(Context&, const rapidjson::Value&);
 
-// batch_ops.cc
+// items/batch_ops.cc
 ApiResult<std::string> BatchGetItem(Context&, const rapidjson::Value&);
 ApiResult<std::string> BatchWriteItem(Context&, const rapidjson::Value&);
 
-// transact_ops.cc
+// items/transact_ops.cc
 ApiResult<std::string> TransactWriteItems(Context&, const rapidjson::Value&);
 ApiResult<std::string> TransactGetItems(Context&, const rapidjson::Value&);
 
-// vector_search_ops.cc
+// items/vector_search_ops.cc
 ApiResult<std::string> SearchVectors(Context&, const rapidjson::Value&);
 
-// ttl_ops.cc
+// tables/ttl_ops.cc
 ApiResult<std::string> UpdateTimeToLive(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeTimeToLive(Context&, const rapidjson::Value&);
 
-// stream_ops.cc (DynamoDBStreams_20120810)
+// streams/stream_ops.cc (DynamoDBStreams_20120810)
 ApiResult<std::string> ListStreams(Context&, const rapidjson::Value&);
 ApiResult<std::string> DescribeStream(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetShardIterator(Context&, const rapidjson::Value&);
 ApiResult<std::string> GetRecords(Context&, const rapidjson::Value&);
 
-// query_scan_ops.cc
+// items/query_scan_ops.cc
 ApiResult<std::string> Query(Context&, const rapidjson::Value&);
 ApiResult<std::string> Scan(Context&, const rapidjson::Value&);
 
-// partiql_ops.cc
+// partiql/partiql_ops.cc
 ApiResult<std::string> ExecuteStatement(Context&, const rapidjson::Value&);
 ApiResult<std::string> BatchExecuteStatement(Context&, const rapidjson::Value&);
 ApiResult<std::string> ExecuteTransaction(Context&, const rapidjson::Value&);

@@ -9,7 +9,10 @@
 # directories of every layer below along with the link, and
 # `#include "engine/x.h"` keeps working everywhere, while a folder above the
 # layer is simply not on its path: an upward include fails to compile, not
-# merely to link.
+# merely to link. A layer's subfolders (engine/tables/, api/items/, ...) are
+# inside its one link, so they are checked with it:
+# `#include "engine/tables/table_registry.h"` from api/ compiles, one of
+# "emulator/..." from any engine/ subfolder does not.
 #
 # Nothing else may put the source root on an include path. A quoted include
 # is also looked up next to the including file, where no folder of another

@@ -6,8 +6,8 @@
 #include <ctime>
 
 #include "api/attribute_json.h"
-#include "api/resources/insights_report.h"
 #include "api/json_reader.h"
+#include "api/resources/insights_report.h"
 #include "emulator/admin_body.h"
 #include "emulator/replication_admin.h"
 

@@ -28,9 +28,9 @@
 
 #include "api/errors.h"
 #include "emulator/models.h"
+#include "engine/backups/snapshot.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
-#include "engine/backups/snapshot.h"
 
 namespace ddb::emulator {
 

@@ -24,6 +24,8 @@
 #include <memory>
 
 #include "engine/backups/backups.h"
+#include "engine/backups/point_in_time.h"
+#include "engine/backups/snapshots.h"
 #include "engine/client_tokens.h"
 #include "engine/clock.h"
 #include "engine/database.h"
@@ -32,10 +34,8 @@
 #include "engine/items/item_writer.h"
 #include "engine/key_insights.h"
 #include "engine/object_store.h"
-#include "engine/backups/point_in_time.h"
 #include "engine/replication/replication.h"
 #include "engine/settings.h"
-#include "engine/backups/snapshots.h"
 #include "engine/status.h"
 #include "engine/store.h"
 #include "engine/streams/stream_log.h"

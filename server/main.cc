@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     std::cerr << "localdynamo: " << opened.status().message() << "\n";
     return 1;
   }
-  engine::Engine& engine = engine;
+  engine::Engine& engine = **opened;
 
   std::vector<std::string> model_dirs;
   if (!options->no_models) {

@@ -11,9 +11,9 @@
 #include <cmath>
 
 #include "api/backups/backup_request.h"
-#include "api/tables/create_table_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/tables/create_table_request.h"
 #include "api/tables/table_json.h"
 
 namespace ddb::api {

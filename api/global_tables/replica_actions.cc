@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "api/json_reader.h"
 #include "api/global_tables/replica_updates.h"
+#include "api/json_reader.h"
 
 namespace ddb::api::replicas {
 namespace {

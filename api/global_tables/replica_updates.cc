@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "api/json_reader.h"
 #include "api/global_tables/replica_actions.h"
 #include "api/global_tables/strong_replicas.h"
+#include "api/json_reader.h"
 #include "api/tables/table_json.h"
 
 namespace ddb::api {

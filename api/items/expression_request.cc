@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "api/attribute_json.h"
-#include "api/json_reader.h"
 #include "api/items/legacy_expressions.h"
+#include "api/json_reader.h"
 #include "engine/expression/parser.h"
 #include "engine/expression/resolve.h"
 

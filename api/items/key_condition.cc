@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "api/json_reader.h"
 #include "api/items/legacy_expressions.h"
+#include "api/json_reader.h"
 #include "engine/expression/evaluate.h"
 #include "engine/key_validation.h"
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "api/context.h"
 #include "api/capacity.h"
+#include "api/context.h"
 #include "api/errors.h"
 #include "api/items/item_request.h"
 #include "api/json_reader.h"

@@ -8,9 +8,9 @@
 #include <charconv>
 
 #include "api/attribute_json.h"
-#include "api/resources/insights_report.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/resources/insights_report.h"
 #include "api/tables/schema_change.h"
 #include "api/tables/table_json.h"
 #include "engine/key_insights.h"

@@ -2,9 +2,9 @@
 // schema and are changed through Database::UpdateTable.
 #include <algorithm>
 
-#include "api/tables/create_table_request.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/tables/create_table_request.h"
 
 namespace ddb::api {
 namespace {

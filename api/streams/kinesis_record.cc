@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "api/base64.h"
-#include "api/transfer/md5.h"
 #include "api/streams/stream_json.h"
+#include "api/transfer/md5.h"
 #include "engine/key_codec.h"
 
 namespace ddb::api {

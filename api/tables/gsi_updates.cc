@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "api/tables/create_table_request.h"
 #include "api/json_reader.h"
+#include "api/tables/create_table_request.h"
 #include "api/tables/throughput_settings.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"

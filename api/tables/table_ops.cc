@@ -1,11 +1,11 @@
 // CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables,
 // DescribeLimits, DescribeEndpoints.
-#include "api/tables/create_table_request.h"
-#include "api/tables/gsi_updates.h"
+#include "api/global_tables/replica_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
-#include "api/global_tables/replica_updates.h"
 #include "api/resources/resource_policy.h"
+#include "api/tables/create_table_request.h"
+#include "api/tables/gsi_updates.h"
 #include "api/tables/table_json.h"
 #include "api/tables/throughput_settings.h"
 #include "api/tables/vector_index_request.h"

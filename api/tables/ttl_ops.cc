@@ -4,9 +4,9 @@
 // ENABLING/DISABLING, and there is no hour-long wait between changes
 // (docs/compatibility.md). DescribeTable does not mention TTL, as in
 // DynamoDB.
+#include "api/global_tables/replica_updates.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
-#include "api/global_tables/replica_updates.h"
 
 namespace ddb::api {
 namespace {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <set>
 
+#include "api/json_reader.h"
 #include "api/tables/create_table_request.h"
 #include "api/tables/gsi_updates.h"
-#include "api/json_reader.h"
 #include "engine/secondary_index.h"
 #include "engine/vectors/vector_index.h"
 

@@ -19,12 +19,12 @@
 #include <cstdint>
 
 #include "api/attribute_json.h"
-#include "api/transfer/compression.h"
 #include "api/dispatch.h"
-#include "api/transfer/import_format.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/tables/table_json.h"
+#include "api/transfer/compression.h"
+#include "api/transfer/import_format.h"
 #include "api/transfer/transfer_records.h"
 
 namespace ddb::api {

@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "api/transfer/compression.h"
 #include "api/errors.h"
+#include "api/transfer/compression.h"
 #include "api/transfer/md5.h"
 #include "engine/attribute_value.h"
 #include "engine/backups/history.h"

@@ -8,10 +8,10 @@
 #include <algorithm>
 
 #include "api/backups/backup_request.h"
-#include "api/transfer/export_format.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/tables/table_json.h"
+#include "api/transfer/export_format.h"
 #include "api/transfer/transfer_records.h"
 
 namespace ddb::api {

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "api/transfer/compression.h"
 #include "api/dispatch.h"
-#include "api/transfer/import_format.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
 #include "api/tables/table_json.h"
+#include "api/transfer/compression.h"
+#include "api/transfer/import_format.h"
 #include "api/transfer/transfer_records.h"
 
 namespace ddb::api {

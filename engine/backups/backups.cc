@@ -5,12 +5,12 @@
 #include <random>
 #include <set>
 
+#include "engine/backups/snapshot.h"
+#include "engine/backups/table_data.h"
 #include "engine/catalog/catalog_codec.h"
 #include "engine/catalog/catalog_keys.h"
 #include "engine/key_codec.h"
 #include "engine/secondary_index.h"
-#include "engine/backups/snapshot.h"
-#include "engine/backups/table_data.h"
 
 namespace ddb::engine {
 namespace {

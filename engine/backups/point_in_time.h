@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "engine/attribute_value.h"
-#include "engine/catalog/catalog.h"
 #include "engine/backups/history.h"
+#include "engine/catalog/catalog.h"
 #include "engine/items/item_writer.h"
 #include "engine/status.h"
 #include "engine/store.h"

@@ -1,9 +1,9 @@
 #include "engine/backups/snapshots.h"
 
+#include "engine/backups/table_data.h"
 #include "engine/catalog/catalog_keys.h"
 #include "engine/coding.h"
 #include "engine/key_codec.h"
-#include "engine/backups/table_data.h"
 #include "engine/ttl/ttl.h"
 
 namespace ddb::engine {

@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "engine/backups/backups.h"
+#include "engine/backups/snapshot.h"
 #include "engine/client_tokens.h"
 #include "engine/clock.h"
-#include "engine/backups/snapshot.h"
 #include "engine/status.h"
 #include "engine/store.h"
 #include "engine/streams/stream_log.h"

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "engine/backups/history.h"
 #include "engine/catalog/catalog_codec.h"
 #include "engine/catalog/catalog_keys.h"
-#include "engine/backups/history.h"
 #include "engine/items/item_codec.h"
 #include "engine/items/item_reads.h"
 #include "engine/key_codec.h"

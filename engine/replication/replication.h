@@ -36,6 +36,7 @@
 #include "engine/items/item_write.h"
 #include "engine/items/item_writer.h"
 #include "engine/mutex.h"
+#include "engine/replication/write_clock.h"
 #include "engine/settings.h"
 #include "engine/status.h"
 #include "engine/store.h"
@@ -43,7 +44,6 @@
 #include "engine/tables/table_changes.h"
 #include "engine/tables/table_registry.h"
 #include "engine/thread_annotations.h"
-#include "engine/replication/write_clock.h"
 
 namespace ddb::engine {
 

@@ -2,9 +2,9 @@
 // effects, under the table's write lock.
 #include "engine/tables/table_changes.h"
 
+#include "engine/backups/history.h"
 #include "engine/catalog/catalog_codec.h"
 #include "engine/catalog/catalog_keys.h"
-#include "engine/backups/history.h"
 #include "engine/items/item_codec.h"
 #include "engine/key_codec.h"
 #include "engine/secondary_index.h"

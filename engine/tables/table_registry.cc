@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <random>
 
+#include "engine/backups/history.h"
 #include "engine/catalog/catalog_codec.h"
 #include "engine/catalog/catalog_keys.h"
-#include "engine/backups/history.h"
 #include "engine/key_codec.h"
 #include "engine/key_validation.h"
 #include "engine/secondary_index.h"
