@@ -1,5 +1,7 @@
 #include "api/base64.h"
 
+#include <openssl/evp.h>
+
 #include <array>
 
 namespace ddb::api {
@@ -18,22 +20,12 @@ constexpr auto kDecode = MakeDecodeTable();
 }  // namespace
 
 std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(v >> shift) & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t v = uint8_t(bytes[i]) << 16;
-    if (rest == 2) v |= uint8_t(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
+  // EVP_EncodeBlock writes the padded form, no line breaks, then a NUL.
+  std::string out((bytes.size() + 2) / 3 * 4 + 1, '\0');
+  int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()),
+                                static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(written));
   return out;
 }
 

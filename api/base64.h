@@ -1,8 +1,9 @@
 // Base64 (RFC 4648, standard alphabet, padded), the wire form of DynamoDB's
-// B and BS values. Our own rather than OpenSSL's EVP_DecodeBlock: DynamoDB
-// refuses any text that is not exactly padded base64 (a SerializationException
-// for the request), while OpenSSL's decoder skips whitespace and cannot say
-// how much padding it saw; the encoder is kept beside its decoder.
+// B and BS values. The encoder is OpenSSL's (EVP_EncodeBlock). The decoder is
+// our own rather than EVP_DecodeBlock: DynamoDB refuses any text that is not
+// exactly padded base64 (a SerializationException for the request), while
+// OpenSSL's decoder skips leading and trailing whitespace, takes '=' inside
+// the text, and cannot say how much padding it saw.
 //
 // Thread safety: pure functions.
 #pragma once

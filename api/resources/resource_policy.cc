@@ -10,6 +10,8 @@
 #include <set>
 #include <vector>
 
+#include "api/json_reader.h"
+
 namespace ddb::api {
 namespace {
 
@@ -167,33 +169,9 @@ const Value* Member(const Value& object, const char* name) {
   return it == object.MemberEnd() ? nullptr : &it->value;
 }
 
-// How deep `document`'s arrays and objects nest (outside strings). An IAM
-// policy nests a few levels; refusing deeper ones before parsing keeps the
-// recursive writer below shallow.
-size_t NestingDepth(std::string_view document) {
-  size_t depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : document) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
-constexpr size_t kMaxPolicyNesting = 32;
+// An IAM policy nests a few levels; the parser refuses deeper ones, which
+// keeps the recursive writer below shallow.
+constexpr int kMaxPolicyNesting = 32;
 
 }  // namespace
 
@@ -202,12 +180,8 @@ ApiResult<std::string> CanonicalPolicy(std::string_view document) {
     return ApiError::InvalidParameters("Maximum policy size of " + std::to_string(kMaxPolicyBytes) +
                                        " bytes exceeded");
   }
-  if (NestingDepth(document) > kMaxPolicyNesting) {
-    return InvalidDocument("This policy contains invalid Json");
-  }
   rapidjson::Document parsed;
-  parsed.Parse<rapidjson::kParseIterativeFlag>(document.data(), document.size());
-  if (parsed.HasParseError() || !parsed.IsObject()) {
+  if (!ParseBounded(document, kMaxPolicyNesting, &parsed) || !parsed.IsObject()) {
     return InvalidDocument("This policy contains invalid Json");
   }
   const Value* statement_json = Member(parsed, "Statement");

@@ -1,10 +1,9 @@
 #include "api/transfer/export_format.h"
 
-#include <ctime>
-
 #include "api/attribute_json.h"
 #include "api/base64.h"
 #include "api/json_reader.h"
+#include "engine/clock.h"
 
 namespace ddb::api {
 namespace {
@@ -153,17 +152,7 @@ std::string_view ExportFormatName(ExportFormat format) {
   return format == ExportFormat::kIon ? "ION" : "DYNAMODB_JSON";
 }
 
-std::string IsoMillisTime(int64_t millis) {
-  std::time_t seconds = millis / 1000;
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[40];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &utc);
-  char with_millis[48];
-  std::snprintf(with_millis, sizeof(with_millis), "%s.%03dZ", text,
-                static_cast<int>(millis % 1000));
-  return with_millis;
-}
+std::string IsoMillisTime(int64_t millis) { return engine::IsoMillis(millis) + "Z"; }
 
 std::string IonText(const engine::AttributeValue& value) {
   std::string out;

@@ -1,11 +1,21 @@
 #include "api/transfer/import_format.h"
 
+#include <openssl/crypto.h>
+#include <rapidjson/encodings.h>
+
 #include <memory>
 
 #include "api/json_reader.h"
 
 namespace ddb::api {
 namespace {
+
+// What RapidJSON's encoders write to: a std::string.
+struct StringOutput {
+  using Ch = char;
+  std::string* out;
+  void Put(char c) { out->push_back(c); }
+};
 
 // --- DYNAMODB_JSON ------------------------------------------------------------
 
@@ -217,13 +227,14 @@ class IonReader {
           size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
           uint32_t code = 0;
           for (size_t i = 0; i < digits; ++i) {
-            char h = At(pos_++);
-            int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                    : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            int v = OPENSSL_hexchar2int(static_cast<unsigned char>(At(pos_++)));
             if (v < 0) return std::nullopt;
             code = code * 16 + static_cast<uint32_t>(v);
           }
-          AppendUtf8(code, &out);
+          // RapidJSON's encoder only asserts that the code point is Unicode's.
+          if (code > 0x10FFFF) return std::nullopt;
+          StringOutput utf8{&out};
+          rapidjson::UTF8<>::Encode(utf8, code);
           break;
         }
         default:
@@ -235,23 +246,6 @@ class IonReader {
     return out;
   }
 
-  static void AppendUtf8(uint32_t code, std::string* out) {
-    if (code < 0x80) {
-      *out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      *out += static_cast<char>(0xC0 | (code >> 6));
-      *out += static_cast<char>(0x80 | (code & 0x3F));
-    } else if (code < 0x10000) {
-      *out += static_cast<char>(0xE0 | (code >> 12));
-      *out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      *out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-      *out += static_cast<char>(0xF0 | (code >> 18));
-      *out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-      *out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      *out += static_cast<char>(0x80 | (code & 0x3F));
-    }
-  }
 
   // An Ion int or decimal as DynamoDB's number text: "103." -> "103",
   // "6d2" -> "6E2", "1_000" -> "1000".

@@ -1,5 +1,6 @@
 #include "engine/replication/replication.h"
 
+#include <charconv>
 #include <chrono>
 #include <thread>
 #include <tuple>
@@ -165,7 +166,14 @@ uint64_t Replication::KnownPosition(const StreamState& feed) const {
   auto known = replicated_through_.find(feed.id);
   if (known != replicated_through_.end()) return known->second;
   auto stored = parts_.settings.Get(CheckpointSetting(feed.id));
-  return stored.ok() && *stored ? std::stoull(**stored) : 1;
+  // A checkpoint that cannot be read starts over: applying a record twice
+  // changes nothing (write clocks), and std::stoull would throw.
+  uint64_t position = 1;
+  if (stored.ok() && *stored) {
+    const std::string& text = **stored;
+    std::from_chars(text.data(), text.data() + text.size(), position);
+  }
+  return position;
 }
 
 uint64_t Replication::ReplicatedThrough(const StreamState& feed) {

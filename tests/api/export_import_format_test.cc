@@ -81,6 +81,18 @@ TEST(ImportFormatTest, IonReadsWhatTheExportWrites) {
   EXPECT_EQ(read.items[1], R"({"pk":{"S":"quoted symbol"},"n":{"N":"1000"}})");
 }
 
+TEST(ImportFormatTest, IonEscapesBecomeUtf8AndOnlyUnicodeCodePointsDo) {
+  ObjectItems read = ReadImportObject(
+      R"({Item:{pk:"\x41\u00e9\u20AC\U0001F600"}})", InputFormat::kIon, {});
+  ASSERT_FALSE(read.error) << *read.error;
+  ASSERT_EQ(read.items.size(), 1u);
+  EXPECT_EQ(read.items[0], "{\"pk\":{\"S\":\"A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\"}}");
+  ObjectItems beyond =
+      ReadImportObject(R"({Item:{pk:"\U00110000"}})", InputFormat::kIon, {});
+  EXPECT_TRUE(beyond.error);
+  EXPECT_TRUE(beyond.items.empty());
+}
+
 TEST(ImportFormatTest, TheFirstBadRecordEndsTheObject) {
   ObjectItems json = ReadImportObject(
       "{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n\n{\"pk\":{\"S\":\"bare\"}}\n{\"Item\":{}}\n",

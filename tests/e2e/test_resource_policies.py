@@ -134,7 +134,7 @@ def test_refusals_as_dynamodb_words_them(table):
          "^Resource-based policy grants unbounded access in one or more elements"),
         (policy(arn, Principal={"AWS": "*"}),
          "^Resource-based policy grants unbounded access in one or more elements"),
-        # Nesting no policy needs, refused before it is parsed.
+        # Nesting no policy needs, refused as it is parsed.
         (policy(arn, Condition=json.loads("[" * 40 + "]" * 40)),
          invalid + "Invalid policy document: This policy contains invalid Json$"),
         (policy(arn, Description="x" * 20480),
