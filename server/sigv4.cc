@@ -18,12 +18,7 @@ bool IsUnreserved(unsigned char c) {
          c == '-' || c == '_' || c == '.' || c == '~';
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+int HexDigit(char c) { return OPENSSL_hexchar2int(static_cast<unsigned char>(c)); }
 
 // Undoes %XX escapes; a '%' that starts no valid escape stays itself.
 std::string PercentDecode(std::string_view text) {
