@@ -8,36 +8,36 @@ namespace ddb::engine {
 // --- Tables -----------------------------------------------------------------
 
 Result<TableDescription> Database::CreateTable(std::string_view ns, TableSchema schema) {
-  return parts_.tables.Create(ns, std::move(schema));
+  return path_.tables.Create(ns, std::move(schema));
 }
 
 Result<TableDescription> Database::DescribeTable(std::string_view ns,
                                                  std::string_view name) const {
-  return parts_.tables.Describe(ns, name);
+  return path_.tables.Describe(ns, name);
 }
 
 Result<TableDescription> Database::DeleteTable(std::string_view ns, std::string_view name) {
-  auto state = parts_.tables.Find(ns, name);
+  auto state = path_.tables.Find(ns, name);
   if (state && !state->schema()->replicas.empty()) {
-    return parts_.replication.RemoveReplica(name, ns);
+    return replication_.RemoveReplica(name, ns);
   }
-  return parts_.tables.Delete(ns, name);
+  return path_.tables.Delete(ns, name);
 }
 
 Result<TableDescription> Database::UpdateTable(
     std::string_view ns, std::string_view name,
     const std::function<Status(TableSchema&)>& change) {
-  return parts_.changes.Update(ns, name, change);
+  return changes_.Update(ns, name, change);
 }
 
 TableList Database::ListTables(std::string_view ns, std::string_view exclusive_start,
                                size_t limit) const {
-  return parts_.tables.List(ns, exclusive_start, limit);
+  return path_.tables.List(ns, exclusive_start, limit);
 }
 
 Result<std::shared_ptr<const TableSchema>> Database::GetSchema(std::string_view ns,
-                                                                std::string_view table) const {
-  auto state = parts_.tables.Find(ns, table);
+                                                               std::string_view table) const {
+  auto state = path_.tables.Find(ns, table);
   if (!state) return ItemTableNotFound();
   return state->schema();
 }
@@ -46,26 +46,26 @@ Result<std::shared_ptr<const TableSchema>> Database::GetSchema(std::string_view 
 
 Result<std::optional<Item>> Database::GetItem(std::string_view ns, std::string_view table,
                                               const Item& key) const {
-  auto location = parts_.tables.Locate(ns, table, key);
+  auto location = path_.tables.Locate(ns, table, key);
   if (!location.ok()) return location.status();
-  return ReadItem(parts_.store, location->item_key);
+  return ReadItem(path_.store, location->item_key);
 }
 
 Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string_view table,
                                                 const Item& key, const Planner& planner) {
-  auto state = parts_.tables.Find(ns, table);
+  auto state = path_.tables.Find(ns, table);
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateKey(*schema, key));
   if (schema->strong_consistency) {
-    return parts_.replication.WriteStrong(state, *schema, key, planner);
+    return replication_.WriteStrong(state, *schema, key, planner);
   }
-  return parts_.writer.Write(*state, *schema, key, planner);
+  return path_.writer.Write(*state, *schema, key, planner);
 }
 
 Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
                                               const Item& item, const Precondition& check) {
-  auto state = parts_.tables.Find(ns, table);
+  auto state = path_.tables.Find(ns, table);
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
   DDB_RETURN_IF_ERROR(ValidateItemKey(*schema, item));
@@ -81,9 +81,9 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
     return put;
   };
   if (schema->strong_consistency) {
-    return parts_.replication.WriteStrong(state, *schema, key, planner);
+    return replication_.WriteStrong(state, *schema, key, planner);
   }
-  return parts_.writer.Write(*state, *schema, key, planner);
+  return path_.writer.Write(*state, *schema, key, planner);
 }
 
 Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::string_view table,
@@ -119,15 +119,15 @@ Result<TransactWriteOutcome> Database::TransactWrite(
     std::string_view ns, const std::vector<TransactWriteItem>& items) {
   std::vector<std::string_view> names;
   for (const TransactWriteItem& item : items) names.push_back(item.table);
-  DDB_RETURN_IF_ERROR(RefuseStrongTables(parts_.tables, ns, names));
-  return parts_.transactions.Write(ns, items);
+  DDB_RETURN_IF_ERROR(RefuseStrongTables(path_.tables, ns, names));
+  return transactions_.Write(ns, items);
 }
 
 Result<std::vector<std::optional<Item>>> Database::GetItems(
     std::string_view ns, const std::vector<ItemRef>& refs) const {
-  auto locations = parts_.tables.LocateAll(ns, refs);
+  auto locations = path_.tables.LocateAll(ns, refs);
   if (!locations.ok()) return locations.status();
-  return ReadItems(parts_.store, *locations);
+  return ReadItems(path_.store, *locations);
 }
 
 Result<std::vector<std::optional<Item>>> Database::TransactGet(std::string_view ns,
@@ -135,8 +135,8 @@ Result<std::vector<std::optional<Item>>> Database::TransactGet(std::string_view 
                                                                std::vector<bool>* conflicts) const {
   std::vector<std::string_view> names;
   for (const ItemRef& ref : refs) names.push_back(ref.table);
-  DDB_RETURN_IF_ERROR(RefuseStrongTables(parts_.tables, ns, names));
-  return parts_.transactions.Get(ns, refs, conflicts);
+  DDB_RETURN_IF_ERROR(RefuseStrongTables(path_.tables, ns, names));
+  return transactions_.Get(ns, refs, conflicts);
 }
 
 }  // namespace ddb::engine

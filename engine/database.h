@@ -43,23 +43,20 @@
 #include "engine/tables/table_items.h"
 #include "engine/tables/table_registry.h"
 #include "engine/transactions.h"
+#include "engine/write_path.h"
 
 namespace ddb::engine {
 
 class Database {
  public:
-  struct Parts {
-    Store& store;
-    const Clock& clock;
-    TableRegistry& tables;
-    ItemWriter& writer;
-    Transactions& transactions;
-    TableChanges& changes;
-    Replication& replication;
-  };
   // `transient_status_millis`: DatabaseOptions' (what DescribeTable shows).
-  Database(const Parts& parts, int64_t transient_status_millis)
-      : parts_(parts), transient_status_millis_(transient_status_millis) {}
+  Database(const WritePath& path, Transactions& transactions, TableChanges& changes,
+           Replication& replication, int64_t transient_status_millis)
+      : path_(path),
+        transactions_(transactions),
+        changes_(changes),
+        replication_(replication),
+        transient_status_millis_(transient_status_millis) {}
 
   // --- Tables (table_registry.h, table_changes.h) -------------------------
   // CreateTable takes a validated schema and assigns its id, TableId,
@@ -120,13 +117,16 @@ class Database {
   Result<Page> Scan(std::string_view ns, std::string_view table,
                     const ScanRequest& request) const;
 
-  const Clock& clock() const { return parts_.clock; }
+  const Clock& clock() const { return path_.clock; }
   // How long tables and settings pass through their transient statuses
   // (CREATING, ENABLING, …): DynamoDB Local's -delayTransientStatuses.
   int64_t transient_status_millis() const { return transient_status_millis_; }
 
  private:
-  const Parts parts_;
+  const WritePath path_;
+  Transactions& transactions_;
+  TableChanges& changes_;
+  Replication& replication_;
   const int64_t transient_status_millis_;
 };
 

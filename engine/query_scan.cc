@@ -164,7 +164,7 @@ Result<Page> Database::Query(std::string_view ns, std::string_view table,
     prefix = IndexPartitionPrefix((*schema)->table_id, **index, partition);
   }
   KeyRange range = SortKeyRange(std::move(prefix), request.sort);
-  return ReadRange(parts_.store, **schema, *index, std::move(range.lower), std::move(range.upper),
+  return ReadRange(path_.store, **schema, *index, std::move(range.lower), std::move(range.upper),
                    request.forward, request.limit, request.exclusive_start_key,
                    request.fetch_table_items);
 }
@@ -188,7 +188,7 @@ Result<Page> Database::Scan(std::string_view ns, std::string_view table,
           std::to_string(request.total_segments) + " Segment: " + std::to_string(request.segment));
     }
   }
-  return ReadRange(parts_.store, **schema, *index, std::move(range.lower), std::move(range.upper),
+  return ReadRange(path_.store, **schema, *index, std::move(range.lower), std::move(range.upper),
                    true, request.limit, request.exclusive_start_key, request.fetch_table_items);
 }
 

@@ -59,7 +59,7 @@ class Backups {
   // when the name is taken.
   Result<TableDescription> Restore(std::string_view ns, std::string_view backup_id,
                                    TableSchema target) EXCLUDES(mu_);
-  // Runs `reset` (Database::Reset, which deletes every backup's keys with
+  // Runs `reset` (DataSnapshots::Reset, which deletes every backup's keys with
   // the tables') holding mu_, then forgets every backup if it succeeded.
   Status DropAll(const std::function<Status()>& reset) EXCLUDES(mu_);
 

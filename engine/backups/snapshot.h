@@ -1,6 +1,6 @@
 // DataSnapshot: a copy of a database's tables — every namespace's, or one
 // namespace's — as they were at one moment, held in memory, which
-// Database::RestoreSnapshot puts back (emulator/snapshots.h names them).
+// DataSnapshots::Restore puts back (emulator/snapshots.h names them).
 //
 // What it holds is the tables' stored bytes, not items to re-write:
 // restoring one is a single RocksDB batch of the same keys under fresh

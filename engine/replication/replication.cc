@@ -31,7 +31,7 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
                                                  TableSchema target) {
   MutexLock lock(mu_);
   // The group as it is now: another change may have come first.
-  auto source = parts_.tables.Find(ns, name);
+  auto source = path_.tables.Find(ns, name);
   if (!source) return TableNotFound(name);
   std::vector<Replica> group = source->schema()->replicas;
   if (group.empty()) group.push_back(self);
@@ -40,7 +40,7 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
       return Status::AlreadyExists("Table already exists: " + std::string(name));
     }
   }
-  if (parts_.tables.Find(added.ns, name)) {
+  if (path_.tables.Find(added.ns, name)) {
     return Status::AlreadyExists("Table already exists: " + std::string(name));
   }
   group.push_back(added);
@@ -50,11 +50,11 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
   std::vector<Replica> members(group.begin(), group.end() - 1);
   DDB_RETURN_IF_ERROR(WriteGroup(name, members, group));
   std::map<std::string, std::string> items, clocks;
-  Status read = parts_.tables.WithTableLocked(ns, name, [&](TableState& state) -> Status {
+  Status read = path_.tables.WithTableLocked(ns, name, [&](TableState& state) -> Status {
     for (auto [family, prefix, out] :
          {std::tuple(Family::kItems, TablePrefix(state.table_id), &items),
           std::tuple(Family::kIndexes, WriteClockPrefix(state.table_id), &clocks)}) {
-      auto it = parts_.store.NewIterator(family, prefix, PrefixSuccessor(prefix));
+      auto it = path_.store.NewIterator(family, prefix, PrefixSuccessor(prefix));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         out->emplace_hint(out->end(), std::string(it->key()), std::string(it->value()));
       }
@@ -65,7 +65,7 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
   target.replicas = group;
   TableRegistry::NewTable table{added.ns, std::move(target), {}, {}};
   auto fill = [&](uint64_t table_id, Store::Batch& batch, TableRegistry::NewTable& made) -> Status {
-    DDB_RETURN_IF_ERROR(FillWithItems(parts_.writer, items, table_id, batch, made));
+    DDB_RETURN_IF_ERROR(FillWithItems(path_.writer, items, table_id, batch, made));
     // The items' clocks as their own table has them (deletions' included),
     // over those the writes above gave them.
     const std::string clock_prefix = WriteClockPrefix(table_id);
@@ -75,7 +75,7 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
     return Status::Ok();
   };
   Result<TableDescription> created =
-      read.ok() ? parts_.tables.CreateFilled(std::move(table), fill)
+      read.ok() ? path_.tables.CreateFilled(std::move(table), fill)
                 : Result<TableDescription>(read);
   if (!created.ok()) {
     // Take the replica back out of the group it never joined.
@@ -89,7 +89,7 @@ Result<TableDescription> Replication::AddReplica(std::string_view ns, std::strin
 Result<TableDescription> Replication::RemoveReplica(std::string_view name,
                                                     std::string_view replica_ns) {
   MutexLock lock(mu_);
-  auto deleted = parts_.tables.Delete(replica_ns, name);
+  auto deleted = path_.tables.Delete(replica_ns, name);
   if (!deleted.ok()) return deleted;
   std::vector<Replica> rest;
   for (const Replica& replica : deleted->schema.replicas) {
@@ -109,7 +109,7 @@ Status Replication::SetReplicaGroup(std::string_view name, const std::vector<Rep
 Status Replication::WriteGroup(std::string_view name, const std::vector<Replica>& members,
                                const std::vector<Replica>& group) {
   for (const Replica& member : members) {
-    auto updated = parts_.changes.Update(member.ns, name, [&](TableSchema& schema) {
+    auto updated = changes_.Update(member.ns, name, [&](TableSchema& schema) {
       schema.replicas = group;
       // A member left alone is a regional table again.
       if (group.empty()) {
@@ -127,7 +127,7 @@ Status Replication::WriteGroup(std::string_view name, const std::vector<Replica>
 
 Result<bool> Replication::ApplyReplicated(std::string_view ns, std::string_view name,
                                           const StreamRecord& record, const WriteClock& clock) {
-  auto found = parts_.tables.Find(ns, name);
+  auto found = path_.tables.Find(ns, name);
   if (!found) return false;
   TableState& state = *found;
   MutexLock write_lock(state.write_mu);
@@ -136,12 +136,12 @@ Result<bool> Replication::ApplyReplicated(std::string_view ns, std::string_view 
   const TableSchema& schema = *current_schema;
   DDB_RETURN_IF_ERROR(ValidateItemKey(schema, record.keys));
   std::string item_key = ItemKey(state.table_id, schema, record.keys);
-  auto current = ReadWriteClock(parts_.store, item_key);
+  auto current = ReadWriteClock(path_.store, item_key);
   if (!current.ok()) return current.status();
   if (*current && !clock.Beats(**current)) return false;
-  auto old_item = ReadItem(parts_.store, item_key);
+  auto old_item = ReadItem(path_.store, item_key);
   if (!old_item.ok()) return old_item.status();
-  Store::Batch batch(parts_.store);
+  Store::Batch batch(path_.store);
   PendingStats pending(state);
   Mutation mutation;
   mutation.replicated = &clock;
@@ -151,21 +151,21 @@ Result<bool> Replication::ApplyReplicated(std::string_view ns, std::string_view 
   } else {
     mutation.kind = Mutation::Kind::kDelete;
   }
-  DDB_RETURN_IF_ERROR(parts_.writer.AddMutation(state, schema, item_key, record.keys, *old_item,
-                                          mutation, batch, pending));
+  DDB_RETURN_IF_ERROR(path_.writer.AddMutation(state, schema, item_key, record.keys, *old_item,
+                                               mutation, batch, pending));
   // AddMutation leaves the clock, but writes nothing for the deletion of an
   // item this replica does not have: that still leaves its clock.
   if (!record.new_image && !*old_item) {
     batch.Put(Family::kIndexes, WriteClockKey(item_key), EncodeWriteClock(clock));
   }
-  DDB_RETURN_IF_ERROR(parts_.writer.Commit(state, batch, pending));
+  DDB_RETURN_IF_ERROR(path_.writer.Commit(state, batch, pending));
   return true;
 }
 
 uint64_t Replication::KnownPosition(const StreamState& feed) const {
   auto known = replicated_through_.find(feed.id);
   if (known != replicated_through_.end()) return known->second;
-  auto stored = parts_.settings.Get(CheckpointSetting(feed.id));
+  auto stored = settings_.Get(CheckpointSetting(feed.id));
   // A checkpoint that cannot be read starts over: applying a record twice
   // changes nothing (write clocks), and std::stoull would throw.
   uint64_t position = 1;
@@ -182,9 +182,9 @@ uint64_t Replication::ReplicatedThrough(const StreamState& feed) {
 
 Result<size_t> Replication::Replicate(const Delay& delay_of) {
   MutexLock lock(mu_);
-  const int64_t now = parts_.clock.NowMillis();
+  const int64_t now = path_.clock.NowMillis();
   size_t applied = 0;
-  for (const auto& feed : parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed)) {
+  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
     DDB_RETURN_IF_ERROR(
         ReplicateFeed(*feed, delay_of(feed->ns, feed->table_name), now, &applied));
   }
@@ -199,7 +199,7 @@ Status Replication::ReplicateNow(TableState& state) {
   }
   if (!feed) return Status::Ok();
   size_t applied = 0;
-  return ReplicateFeed(*feed, kEverythingDue, parts_.clock.NowMillis(), &applied);
+  return ReplicateFeed(*feed, kEverythingDue, path_.clock.NowMillis(), &applied);
 }
 
 Result<std::optional<Item>> Replication::WriteStrong(const std::shared_ptr<TableState>& state,
@@ -217,7 +217,7 @@ Result<std::optional<Item>> Replication::WriteStrong(const std::shared_ptr<Table
   // Under the replication lock from writing to replicating, so no write to
   // the group decides on an item a committed write has not reached yet.
   MutexLock lock(mu_);
-  auto written = parts_.writer.Write(*state, schema, key, planner);
+  auto written = path_.writer.Write(*state, schema, key, planner);
   Status replicated = written.ok() ? ReplicateNow(*state) : Status::Ok();
   for (MemberItem& member : claimed) {
     MutexLock write_lock(member.state->write_mu);
@@ -234,7 +234,7 @@ Result<std::vector<Replication::MemberItem>> Replication::ClaimInEveryMember(
   std::vector<TableState*> states{state.get()};
   for (const Replica& replica : schema.replicas) {
     if (replica.ns == state->ns) continue;
-    auto member = parts_.tables.Find(replica.ns, schema.name);
+    auto member = path_.tables.Find(replica.ns, schema.name);
     if (!member) continue;  // being removed
     states.push_back(member.get());
     members.push_back({member, ItemKey(member->table_id, schema, key)});
@@ -259,7 +259,7 @@ Result<std::vector<Replication::MemberItem>> Replication::ClaimInEveryMember(
     }
     state->write_mu.AssertHeld();
     if (state->dropped) return ItemTableNotFound();
-    auto old_item = ReadItem(parts_.store, members.front().item_key);
+    auto old_item = ReadItem(path_.store, members.front().item_key);
     if (!old_item.ok()) return old_item.status();
     auto mutation = planner(*old_item ? &**old_item : nullptr);
     if (!mutation.ok()) return mutation.status();
@@ -281,20 +281,19 @@ Result<size_t> Replication::Settle() {
 
 Status Replication::ReplicateFeed(const StreamState& feed, int64_t delay, int64_t now,
                                   size_t* applied) {
-  auto source = parts_.tables.FindById(feed.table_id);
+  auto source = path_.tables.FindById(feed.table_id);
   if (!source) return Status::Ok();
   auto schema = source->schema();
   const uint64_t start = ReplicatedThrough(feed);
   uint64_t position = start;
   bool waiting = false;
   while (!waiting) {
-    auto read = parts_.streams.Read(feed.ns, feed.table_name, feed.label, "", position,
-                                    kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
+    auto read = streams_.Read(feed.ns, feed.table_name, feed.label, "", position,
+                              kReplicationBatch, SIZE_MAX, StreamKind::kReplicationFeed);
     if (!read.ok() && read.status().code() == Status::Code::kTrimmedData) {
       // Past the retention period: what is left starts at the horizon.
       auto described =
-          parts_.streams.Describe(feed.ns, feed.table_name, feed.label,
-                                  StreamKind::kReplicationFeed);
+          streams_.Describe(feed.ns, feed.table_name, feed.label, StreamKind::kReplicationFeed);
       if (!described.ok()) break;
       position = described->info.trim_horizon;
       continue;
@@ -319,23 +318,22 @@ Status Replication::ReplicateFeed(const StreamState& feed, int64_t delay, int64_
   }
   if (position != start) {
     replicated_through_[feed.id] = position;
-    DDB_RETURN_IF_ERROR(parts_.settings.Put(CheckpointSetting(feed.id), std::to_string(position)));
+    DDB_RETURN_IF_ERROR(settings_.Put(CheckpointSetting(feed.id), std::to_string(position)));
   }
   return Status::Ok();
 }
 
 bool Replication::HasFeeds() const {
-  return !parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed).empty();
+  return !streams_.EnabledOfKind(StreamKind::kReplicationFeed).empty();
 }
 
 Result<std::vector<ReplicationBacklog>> Replication::Backlogs() const {
   MutexLock lock(mu_);
   std::vector<ReplicationBacklog> backlogs;
-  for (const auto& feed : parts_.streams.EnabledOfKind(StreamKind::kReplicationFeed)) {
+  for (const auto& feed : streams_.EnabledOfKind(StreamKind::kReplicationFeed)) {
     ReplicationBacklog backlog{feed->ns, feed->table_name};
-    auto read = parts_.streams.Read(feed->ns, feed->table_name, feed->label, "",
-                                    KnownPosition(*feed), 1, SIZE_MAX,
-                                    StreamKind::kReplicationFeed);
+    auto read = streams_.Read(feed->ns, feed->table_name, feed->label, "", KnownPosition(*feed),
+                              1, SIZE_MAX, StreamKind::kReplicationFeed);
     if (read.ok() && !read->records.empty()) {
       backlog.oldest_pending_millis = WriteClock{read->records.front().created_millis, ""}.millis();
       backlog.pending = feed->next_sequence - read->records.front().sequence;

@@ -37,6 +37,7 @@
 #include "engine/items/item_writer.h"
 #include "engine/mutex.h"
 #include "engine/replication/write_clock.h"
+#include "engine/write_path.h"
 #include "engine/settings.h"
 #include "engine/status.h"
 #include "engine/store.h"
@@ -61,17 +62,14 @@ struct ReplicationBacklog {
 
 class Replication {
  public:
-  struct Parts {
-    Store& store;
-    const Clock& clock;
-    TableRegistry& tables;
-    ItemWriter& writer;
-    StreamLog& streams;
-    Settings& settings;
-    TableChanges& changes;
-  };
   // `hold_millis`: DatabaseOptions::replication_hold_millis.
-  Replication(const Parts& parts, int64_t hold_millis) : parts_(parts), hold_millis_(hold_millis) {}
+  Replication(const WritePath& path, StreamLog& streams, Settings& settings,
+              TableChanges& changes, int64_t hold_millis)
+      : path_(path),
+        streams_(streams),
+        settings_(settings),
+        changes_(changes),
+        hold_millis_(hold_millis) {}
 
   // Makes `added` a new replica of the table `name` of `ns`: the group
   // (the table's, or `self` and `added` for a regional table) gains it on
@@ -142,7 +140,10 @@ class Replication {
   // Applies `state`'s replication feed to the other members now.
   Status ReplicateNow(TableState& state) REQUIRES(mu_);
 
-  const Parts parts_;
+  const WritePath path_;
+  StreamLog& streams_;
+  Settings& settings_;
+  TableChanges& changes_;
   const int64_t hold_millis_;
   mutable Mutex mu_;
   // Per replication feed (stream id): the next sequence number to apply.

@@ -119,7 +119,7 @@ class StreamLog {
   Result<StreamDescription> Describe(std::string_view ns, std::string_view table,
                                      std::string_view label,
                                      StreamKind kind = StreamKind::kDynamoDb) const EXCLUDES(mu_);
-  // Database::ReadShard.
+  // StreamReader::Read.
   Result<ShardRead> Read(std::string_view ns, std::string_view table, std::string_view label,
                          std::string_view shard_id, uint64_t position, size_t limit,
                          size_t max_bytes, StreamKind kind = StreamKind::kDynamoDb) const
@@ -128,7 +128,7 @@ class StreamLog {
   // The enabled streams of `kind`: the replicator's feeds.
   std::vector<std::shared_ptr<StreamState>> EnabledOfKind(StreamKind kind) const EXCLUDES(mu_);
 
-  // Forgets every stream (Database::Reset; the caller deletes the records).
+  // Forgets every stream (DataSnapshots::Reset; the caller deletes the records).
   void Clear() EXCLUDES(mu_);
 
  private:

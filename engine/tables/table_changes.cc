@@ -41,8 +41,7 @@ BackfillEntryOf VectorEntryOf(uint64_t table_id, const VectorIndexSchema& index)
 
 }  // namespace
 
-Result<TableDescription> TableChanges::Update(
-                                              std::string_view ns, std::string_view name,
+Result<TableDescription> TableChanges::Update(std::string_view ns, std::string_view name,
                                               const std::function<Status(TableSchema&)>& change) {
   auto found = tables_.Find(ns, name);
   if (!found) return TableNotFound(name);

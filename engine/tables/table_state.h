@@ -76,7 +76,7 @@ struct TableState {
   // Its replication feed while it is a global table's member, or null.
   std::shared_ptr<StreamState> replication_feed GUARDED_BY(write_mu);
   // Vector indexes' rows in memory, by index_id: loaded when first searched
-  // (Database::SearchVectors), then kept in step by every write.
+  // (VectorSearch::Search), then kept in step by every write.
   std::map<uint32_t, std::shared_ptr<VectorStoreHandle>> vector_stores GUARDED_BY(write_mu);
 };
 

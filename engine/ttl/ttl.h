@@ -3,7 +3,7 @@
 //
 // The schedule is the ttl column family: one empty entry per item that has
 // an expiry, keyed by (expiry second, item key). A write puts and deletes
-// entries in the same batch as the item (Database::AddMutation), so the
+// entries in the same batch as the item (ItemWriter::AddMutation), so the
 // schedule always agrees with the table; the sweeper reads it in key order
 // up to "now", so its cost grows with the number of expired items only.
 //

@@ -46,7 +46,7 @@ class TtlSchedule {
   // written meanwhile.
   void SweptThrough(int64_t next_from);
 
-  // As new (Database::Reset).
+  // As new (DataSnapshots::Reset).
   void Clear();
 
  private:

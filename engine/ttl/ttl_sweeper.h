@@ -37,7 +37,7 @@ class TtlSweeper {
   TtlSweeper(Store& store, const Clock& clock, const TableRegistry& tables, ItemWriter& writer,
              TtlSchedule& schedule);
 
-  // Database::SweepExpired.
+  // Housekeeping::SweepExpired.
   Result<std::vector<ExpiredItem>> Sweep(size_t limit) EXCLUDES(mu_);
 
  private:

@@ -6,12 +6,15 @@ the binary that wrote a data directory and the one reading it now
 import base64
 import datetime
 import json
+import shutil
+import tempfile
+from pathlib import Path
 
 from botocore.exceptions import ClientError
 
 from .e2e_util import all_table_names, make_client
-from .server_util import (EventReceiver, admin, admin_ok, make_streams_client, read_stream,
-                          wait_for)
+from .server_util import (EventReceiver, ServerProcess, admin, admin_ok, make_streams_client,
+                          read_stream, wait_for)
 
 # Access keys of the two per-key databases the fixture holds.
 ACCESS_KEYS = ("alice", "bob")
@@ -273,3 +276,28 @@ def regions_snapshot(url):
     snap["triggers"] = persisted_triggers(url)
     snap["kinesis feeds"] = feeds
     return utc_normalized(snap)
+
+
+def write_fixture(folder, server_args, binary, fill, read):
+    """How each fixture's make.py writes it: `fill(url)` through a server of
+    `binary` on folder/db, stopped cleanly; then the same binary restarted on a
+    copy, and what `read(url)` returns written to folder/expected.json."""
+    db = folder / "db"
+    shutil.rmtree(db, ignore_errors=True)
+    server = ServerProcess(server_args + ["--data-dir", str(db)], binary=binary).start()
+    try:
+        fill(server.url)
+    finally:
+        assert server.stop() == 0
+    # RocksDB's own diagnostic log: not part of the database, and large.
+    for log in db.glob("LOG*"):
+        log.unlink()
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "db"
+        shutil.copytree(db, copy)
+        server = ServerProcess(server_args + ["--data-dir", str(copy)], binary=binary).start()
+        try:
+            expected = read(server.url)
+        finally:
+            assert server.stop() == 0
+    (folder / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")

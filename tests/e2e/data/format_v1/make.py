@@ -11,17 +11,14 @@ then restarts the same binary on a copy and records what it answers
 TTL sweep and stream trimming at a later clock.
 """
 
-import json
-import shutil
 import sys
-import tempfile
 from decimal import Decimal
 from pathlib import Path
 
 from tests.e2e.e2e_util import make_client
-from tests.e2e.server_util import ServerProcess, admin_ok
+from tests.e2e.server_util import admin_ok
 from tests.e2e.format_snapshot import (ACCESS_KEYS, READ_AT_MILLIS, WRITTEN_AT_MILLIS,
-                                       move_clock, snapshot, sweep_snapshot)
+                                       move_clock, snapshot, sweep_snapshot, write_fixture)
 
 HERE = Path(__file__).resolve().parent
 SERVER_ARGS = ["--per-key-databases", "--no-models", "--ttl-interval", "0"]
@@ -125,24 +122,13 @@ def fill(url):
     bob.delete_table(TableName="gone")
 
 
+def read(url):
+    move_clock(url, READ_AT_MILLIS)
+    return {"snapshot": snapshot(url), "sweep": sweep_snapshot(url)}
+
+
 def main(binary):
-    db = HERE / "db"
-    shutil.rmtree(db, ignore_errors=True)
-    server = ServerProcess(SERVER_ARGS + ["--data-dir", str(db)], binary=binary).start()
-    try:
-        fill(server.url)
-    finally:
-        assert server.stop() == 0
-    with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "db"
-        shutil.copytree(db, copy)
-        server = ServerProcess(SERVER_ARGS + ["--data-dir", str(copy)], binary=binary).start()
-        try:
-            move_clock(server.url, READ_AT_MILLIS)
-            expected = {"snapshot": snapshot(server.url), "sweep": sweep_snapshot(server.url)}
-        finally:
-            assert server.stop() == 0
-    (HERE / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+    write_fixture(HERE, SERVER_ARGS, binary, fill, read)
 
 
 if __name__ == "__main__":

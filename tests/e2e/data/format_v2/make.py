@@ -14,18 +14,16 @@ every backup, the TTL sweep, a write replicated to the other region.
 """
 
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 # Relative imports: the test imports `read_and_act` from here, under whichever
 # package name pytest gives tests/e2e.
 from ...e2e_util import make_client
-from ...server_util import EventReceiver, ServerProcess, admin_ok, wait_for
+from ...server_util import EventReceiver, admin_ok, wait_for
 from ...format_snapshot import (READ_AT_MILLIS, SWEEP_AT_MILLIS, WRITTEN_AT_MILLIS,
-                                       freeze_clock, regions_snapshot, table_contents,
-                                       utc_normalized)
+                                freeze_clock, regions_snapshot, table_contents, utc_normalized,
+                                write_fixture)
 
 HERE = Path(__file__).resolve().parent
 SERVER_ARGS = ["--no-models", "--ttl-interval", "0"]
@@ -351,25 +349,7 @@ def read_and_act(url):
 
 
 def main(binary):
-    db = HERE / "db"
-    shutil.rmtree(db, ignore_errors=True)
-    server = ServerProcess(SERVER_ARGS + ["--data-dir", str(db)], binary=binary).start()
-    try:
-        fill(server.url)
-    finally:
-        assert server.stop() == 0
-    # RocksDB's own diagnostic log: not part of the database, and large.
-    for log in db.glob("LOG*"):
-        log.unlink()
-    with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "db"
-        shutil.copytree(db, copy)
-        server = ServerProcess(SERVER_ARGS + ["--data-dir", str(copy)], binary=binary).start()
-        try:
-            expected = read_and_act(server.url)
-        finally:
-            assert server.stop() == 0
-    (HERE / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+    write_fixture(HERE, SERVER_ARGS, binary, fill, read_and_act)
 
 
 if __name__ == "__main__":
