@@ -20,14 +20,6 @@ Status CheckNotEmpty(const KeyElement& element, const AttributeValue& value) {
       (value.is<Binary>() ? "binary" : "string") + " value. Key: " + element.name);
 }
 
-// The bytes a key value counts against the key size limits. Numbers are at
-// most 38 digits, far below either limit.
-size_t KeyValueBytes(const AttributeValue& value) {
-  if (value.is<std::string>()) return value.as<std::string>().size();
-  if (value.is<Binary>()) return value.as<Binary>().bytes.size();
-  return 0;
-}
-
 // The size limits on the table key values in `item` (absent ones count nothing).
 Status CheckTableKeySizes(const TableSchema& schema, const Item& item) {
   auto value_of = [&](const KeyElement& element) -> const AttributeValue* {
@@ -61,6 +53,12 @@ Status CheckKeySizes(const std::vector<const AttributeValue*>& hash_values,
         "exceeded the size limit of " + std::to_string(kMaxRangeKeyBytes) + " bytes");
   }
   return Status::Ok();
+}
+
+size_t KeyValueBytes(const AttributeValue& value) {
+  if (value.is<std::string>()) return value.as<std::string>().size();
+  if (value.is<Binary>()) return value.as<Binary>().bytes.size();
+  return 0;
 }
 
 bool IsEmptyKeyValue(const AttributeValue& value) {

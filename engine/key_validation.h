@@ -35,6 +35,10 @@ inline constexpr size_t kMaxRangeKeyBytes = 1024;
 Status CheckKeySizes(const std::vector<const AttributeValue*>& hash_values,
                      const std::vector<const AttributeValue*>& range_values);
 
+// The bytes a key value counts against the key size limits: a string's or
+// a binary's length (numbers are at most 38 digits, far below either).
+size_t KeyValueBytes(const AttributeValue& value);
+
 // Whether `value` is an empty string or binary, which no key may be.
 bool IsEmptyKeyValue(const AttributeValue& value);
 

@@ -171,6 +171,28 @@ Status CheckIndexKeysNotEmpty(const TableSchema& schema, const Item& item) {
   return Status::Ok();
 }
 
+namespace {
+
+// A write whose new item has a GSI key value over its limit is refused; only
+// a backfill leaves such an item out of the index (TableChanges).
+Status CheckGsiKeySizes(const IndexSchema& index, const Item& item) {
+  for (auto [elements, limit] : {std::pair(&index.key.hash, kMaxHashKeyBytes),
+                                 std::pair(&index.key.range, kMaxRangeKeyBytes)}) {
+    for (const KeyElement& element : *elements) {
+      auto it = item.find(element.name);
+      size_t size = it == item.end() ? 0 : KeyValueBytes(it->second);
+      if (size <= limit) continue;
+      return Status::InvalidArgument(
+          "One or more parameter values were invalid: Size limit exceeded for Index Key " +
+          element.name + " Actual Size: " + std::to_string(size) + " bytes Max Size: " +
+          std::to_string(limit) + " bytes IndexName: " + index.name);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression) {
   for (const IndexSchema* index : AllIndexes(schema)) {
     for (const KeyElement* element : IndexKeyElements(*index)) {
@@ -192,9 +214,9 @@ Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_up
         return EmptyIndexKeyError(index->name, element->name, it->second);
       }
     }
-    // An LSI entry belongs to the item's collection, so its oversized sort
-    // key refuses the write; a GSI simply leaves the item out (IndexEntryKey).
-    if (index->is_local) {
+    if (!index->is_local) {
+      DDB_RETURN_IF_ERROR(CheckGsiKeySizes(*index, item));
+    } else {
       DDB_RETURN_IF_ERROR(CheckKeySizes(IndexKeyValues(item, index->key.hash),
                                         IndexKeyValues(item, index->key.range)));
     }

@@ -68,8 +68,9 @@ std::string UnprojectedNames(const TableSchema& schema, const IndexSchema& index
                              const std::set<std::string>& names);
 
 // Index key attributes present in `item` must have their declared type and,
-// for S and B, not be empty; an LSI's must keep within the key size limits
-// (a GSI leaves an item with oversized keys out instead).
+// for S and B, not be empty, and keep within the key size limits (an LSI's
+// with DynamoDB's table-key texts; a GSI's naming the index key, its size
+// and the limit). A backfill leaves an item that breaks them out instead.
 // kInvalidArgument with DynamoDB's message; when
 // `by_update_expression`, with the message DynamoDB gives UpdateItem.
 Status ValidateIndexKeys(const TableSchema& schema, const Item& item, bool by_update_expression);
