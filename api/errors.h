@@ -68,13 +68,15 @@ struct ApiError {
   };
   std::optional<ValueWording> value_wording;
 
-  // Request-level checks that some single-item writes answer inside the
-  // `1 validation error detected: ` envelope (captured 2026-10; applied by
-  // api/value_layers.h): kPutAndDelete for expression parameters without an
-  // expression or empty, an empty ConditionExpression, a malformed Expected
-  // entry and DeleteItem's ReturnValues; kItemWrites (Update too) for a
-  // condition's undefined value beside defined ones.
-  enum class Envelope : uint8_t { kNone, kPutAndDelete, kItemWrites };
+  // Request-level checks that some operations answer inside the
+  // `1 validation error detected: ` envelope (captured 2026-10 and 2026-08;
+  // applied by api/value_layers.h): kPutAndDelete for expression parameters
+  // without an expression, an empty ExpressionAttributeNames, an empty
+  // ConditionExpression and a malformed Expected entry; kItemWrites (Update
+  // too) for a condition's undefined value beside defined ones, an
+  // UpdateExpression's errors, an empty ExpressionAttributeValues and unused
+  // placeholders; kQuery for Query's Select checks (Scan's are bare).
+  enum class Envelope : uint8_t { kNone, kPutAndDelete, kItemWrites, kQuery };
   Envelope envelope = Envelope::kNone;
   ApiError&& EnvelopedIn(Envelope which) && {
     envelope = which;

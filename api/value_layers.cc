@@ -22,7 +22,8 @@ ApiError InLayerOf(std::string_view operation, ApiError error) {
   using Envelope = ApiError::Envelope;
   const bool put_or_delete = operation == "PutItem" || operation == "DeleteItem";
   if ((error.envelope == Envelope::kPutAndDelete && put_or_delete) ||
-      (error.envelope == Envelope::kItemWrites && In(kEnveloped, operation))) {
+      (error.envelope == Envelope::kItemWrites && In(kEnveloped, operation)) ||
+      (error.envelope == Envelope::kQuery && operation == "Query")) {
     error.message = std::string(kEnvelope) + error.message;
   }
   error.envelope = Envelope::kNone;

@@ -63,12 +63,13 @@ bool ValidPlaceholder(std::string_view key, char sigil) {
 // ExpressionAttributeNames or ExpressionAttributeValues (`member`): not
 // empty, every key `sigil` followed by [A-Za-z0-9_]+, each value read by
 // `read_value` (which returns the stored value or the error to answer).
+// An empty map is refused inside the envelope `empty_envelope` names.
 template <class Map, class ReadValue>
 ApiResult<Map> ReadPlaceholders(const rapidjson::Value& json, std::string_view member, char sigil,
-                                ReadValue read_value) {
+                                ApiError::Envelope empty_envelope, ReadValue read_value) {
   if (json.ObjectEmpty()) {
     return ApiError::Validation(std::string(member) + " must not be empty")
-        .EnvelopedIn(ApiError::Envelope::kPutAndDelete);
+        .EnvelopedIn(empty_envelope);
   }
   Map map;
   for (const auto& entry : json.GetObject()) {
@@ -87,7 +88,7 @@ ApiResult<Map> ReadPlaceholders(const rapidjson::Value& json, std::string_view m
 
 ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
   return ReadPlaceholders<expr::AttributeNames>(
-      json, "ExpressionAttributeNames", '#',
+      json, "ExpressionAttributeNames", '#', ApiError::Envelope::kPutAndDelete,
       [](std::string_view key, const rapidjson::Value& value) -> ApiResult<std::string> {
         if (!value.IsString()) return WrongType(value, "String");
         if (auto problem = CheckAttributeName(View(value))) {
@@ -100,7 +101,7 @@ ApiResult<expr::AttributeNames> ReadNames(const rapidjson::Value& json) {
 
 ApiResult<expr::AttributeValues> ReadValues(const rapidjson::Value& json) {
   return ReadPlaceholders<expr::AttributeValues>(
-      json, "ExpressionAttributeValues", ':',
+      json, "ExpressionAttributeValues", ':', ApiError::Envelope::kItemWrites,
       [](std::string_view key,
          const rapidjson::Value& json_value) -> ApiResult<engine::AttributeValue> {
         auto value = ParseAttributeValue(json_value);
@@ -249,6 +250,7 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   // DynamoDB's order: update, condition, key condition, filter, projection.
   ApiResult<bool> done =
       ReadOne(update_text, expr::ParseUpdate, placeholders, "UpdateExpression", out.update);
+  if (!done.ok()) done = done.take_error().EnvelopedIn(ApiError::Envelope::kItemWrites);
   if (done.ok()) {
     done = ReadOne(condition_text, condition_parser("ConditionExpression"), placeholders,
                    "ConditionExpression", out.condition);
@@ -271,7 +273,10 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
                    out.projection);
   }
   if (!done.ok()) return done.take_error();
-  if (auto status = placeholders.CheckAllUsed(); !status.ok()) return status;
+  if (auto status = placeholders.CheckAllUsed(); !status.ok()) {
+    return ApiError(ApiResult<bool>(status).take_error())
+        .EnvelopedIn(ApiError::Envelope::kItemWrites);
+  }
   return out;
 }
 

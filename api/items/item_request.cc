@@ -118,8 +118,8 @@ ApiResult<ItemRequest> ReadItemRequest(const rapidjson::Value& request, ItemOp o
   parsed.old_item_on_failure = on_failure == "ALL_OLD";
   if ((op == ItemOp::kPut || op == ItemOp::kDelete) && parsed.return_values != "NONE" &&
       parsed.return_values != "ALL_OLD") {
-    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE")
-        .EnvelopedIn(ApiError::Envelope::kPutAndDelete);
+    // Bare in the 2026-08 captures (an older one had DeleteItem's enveloped).
+    return ApiError::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
   auto expressions = ReadExpressions(request, SpecFor(op));
   if (!expressions.ok()) return expressions.take_error();

@@ -251,16 +251,6 @@ ApiResult<std::vector<KeyTerm>> KeyTermsFromLegacy(const rapidjson::Value& key_c
   return terms;
 }
 
-ApiResult<bool> CheckLegacyKeyConditionsFit(const std::vector<KeyTerm>& terms,
-                                            const engine::KeySchema& key) {
-  if (key.hash.size() <= 1 && key.range.size() <= 1) return true;
-  // Inferred texts: the legacy parameter's own limit when more conditions
-  // are given than it takes, DynamoDB's refusal of a key condition it cannot
-  // serve otherwise.
-  if (terms.size() > 2) return ApiError::Validation("Conditions can be of length 1 or 2 only");
-  return NotSupported();
-}
-
 ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::KeySchema& key,
                               bool legacy, engine::QueryRequest* request) {
   size_t key_size = key.hash.size() + key.range.size();
@@ -271,12 +261,16 @@ ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::K
                                 std::to_string(key_size) + ")");
   }
   if (terms.size() > key_size) return NotSupported();
-  // Multi-attribute keys answer in DynamoDB's "equality" family of texts;
-  // single-attribute keys keep the long-standing ones.
-  bool multi = key.hash.size() > 1 || key.range.size() > 1;
+  // A multi-attribute key's KeyConditionExpression answers in DynamoDB's
+  // "equality" family of texts; single-attribute keys, and the legacy
+  // KeyConditions on any key (accepted on multi-attribute GSIs too, 2026-08),
+  // keep the long-standing ones.
+  bool equality_texts = !legacy && (key.hash.size() > 1 || key.range.size() > 1);
   for (const auto& element : key.hash) {
     const KeyTerm* term = TermFor(terms, element.name);
-    if (multi && (term == nullptr || term->op != Op::kEq)) return HashNeedsEquality(element.name);
+    if (equality_texts && (term == nullptr || term->op != Op::kEq)) {
+      return HashNeedsEquality(element.name);
+    }
     if (term == nullptr) return MissedElement(element.name);
     if (term->op != Op::kEq) return NotSupported();
     auto typed = CheckTypes(*term, element);
@@ -296,7 +290,9 @@ ApiResult<bool> ApplyKeyTerms(const std::vector<KeyTerm>& terms, const engine::K
   for (size_t i = 0; last && i <= *last; ++i) {
     const KeyTerm* term = TermFor(terms, key.range[i].name);
     if (i < *last && (term == nullptr || term->op != Op::kEq)) {
-      return RangeNeedsEquality(key.range[i].name, key.range[*last].name);
+      if (!legacy) return RangeNeedsEquality(key.range[i].name, key.range[*last].name);
+      if (term == nullptr) return MissedElement(key.range[i].name);
+      return NotSupported();
     }
     auto typed = CheckTypes(*term, key.range[i]);
     if (!typed.ok()) return typed.take_error();

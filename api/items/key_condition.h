@@ -38,12 +38,6 @@ struct KeyTerm {
 ApiResult<std::vector<KeyTerm>> KeyTermsFromExpression(const engine::expr::Condition& condition);
 ApiResult<std::vector<KeyTerm>> KeyTermsFromLegacy(const rapidjson::Value& key_conditions);
 
-// The legacy KeyConditions name one partition and one sort attribute: a
-// multi-attribute index key is out of their reach, and DynamoDB refuses them
-// there.
-ApiResult<bool> CheckLegacyKeyConditionsFit(const std::vector<KeyTerm>& terms,
-                                            const engine::KeySchema& key);
-
 // Fills request->partition and request->sort from `terms` for a read keyed
 // by `key`. `legacy`: the terms came from KeyConditions, which answer more
 // conditions than the key has in their own words.

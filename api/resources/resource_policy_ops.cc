@@ -109,6 +109,12 @@ std::optional<ApiError> CheckExpected(std::optional<std::string_view> expected,
   if (!expected) return std::nullopt;
   if (*expected == "NO_POLICY" && !current) return std::nullopt;
   if (current && *expected == current->revision_id) return std::nullopt;
+  if (*expected == "NO_POLICY") {
+    // DynamoDB's text, as AWS-verified public suites pin it (2026).
+    return ApiError::PolicyNotFound(
+        std::string(kNotFoundPrefix) + "Requested policy update expecting none to be present for "
+        "table " + table + ", but a policy exists with revision id " + current->revision_id + ".");
+  }
   std::string prefix = std::string(kNotFoundPrefix) +
                        "Requested update for policy with revision id " + std::string(*expected) +
                        ", but ";

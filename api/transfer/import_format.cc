@@ -2,6 +2,8 @@
 
 #include <openssl/crypto.h>
 #include <rapidjson/encodings.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
 
 #include <memory>
 
@@ -19,21 +21,29 @@ struct StringOutput {
 
 // --- DYNAMODB_JSON ------------------------------------------------------------
 
+// DynamoDB JSON: one {"Item": {...}} object after another, usually one to a
+// line, but several may share one (2026-08).
 ObjectItems ReadJsonLines(std::string_view text) {
   ObjectItems out;
-  size_t start = 0;
-  size_t index = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    auto doc = ParseJsonObject(line, "the line");
-    if (!doc.ok()) {
-      out.error = "Unexpected token. Invalid JSON: " + doc.error().message;
-    } else if (auto item = doc->FindMember("Item");
-               item == doc->MemberEnd() || !item->value.IsObject()) {
+  size_t pos = 0;
+  for (size_t index = 0;; ++index) {
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string_view::npos) return out;
+    rapidjson::MemoryStream stream(text.data() + pos, text.size() - pos);
+    rapidjson::Document doc;
+    doc.ParseStream<rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseValidateEncodingFlag |
+                    rapidjson::kParseIterativeFlag, rapidjson::UTF8<>>(stream);
+    if (doc.HasParseError()) {
+      size_t at = pos + doc.GetErrorOffset();
+      size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      out.error = std::string("Unexpected token. Invalid JSON: the line is not valid JSON: ") +
+                  rapidjson::GetParseError_En(doc.GetParseError()) + " (at character " +
+                  std::to_string(at - line_start + 1) + ")";
+    } else if (!doc.IsObject()) {
+      out.error = "Unexpected token. Invalid JSON: the line is not a JSON object";
+    } else if (auto item = doc.FindMember("Item");
+               item == doc.MemberEnd() || !item->value.IsObject()) {
       out.error = "Invalid format: the record has no Item";
     } else {
       out.items.push_back(CompactJson(item->value));
@@ -42,9 +52,8 @@ ObjectItems ReadJsonLines(std::string_view text) {
       out.error_index = index;
       return out;
     }
-    ++index;
+    pos += stream.Tell();
   }
-  return out;
 }
 
 // --- CSV --------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include "api/dispatch.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
+#include "api/tables/create_table_request.h"
 #include "api/tables/table_json.h"
 #include "api/transfer/compression.h"
 #include "api/transfer/import_format.h"
@@ -308,6 +309,10 @@ std::string ErrorLogKey(std::string_view ns, std::string_view id) {
 ApiResult<std::string> ImportTable(Context& ctx, const rapidjson::Value& body) {
   auto request = ReadImportRequest(body);
   if (!request.ok()) return request.take_error();
+  // The table's parameters are checked at the call, as CreateTable checks
+  // them, not found wrong by a failed import later (2026-08).
+  auto creatable = ParseCreateTable(*request->creation);
+  if (!creatable.ok()) return creatable.take_error();
   auto records = ListTransferRecords(ctx, TransferKind::kImport);
   if (!records.ok()) return records.take_error();
   bool table_exists = ctx.db.GetSchema(ctx.caller.ns, request->table).ok();

@@ -382,6 +382,38 @@ def test_import_reads_gzip_and_zstd_and_counts_bad_items(srv):
     assert [i["pk"]["S"] for i in scan_sorted(client, name)] == ["fine", "ok"]
 
 
+def test_import_reads_several_objects_on_one_line(srv):
+    # DynamoDB JSON input may hold more than one object on a line (2026-08).
+    client = srv.client()
+    write_object(srv, "in", "packed/1.json",
+                 b'{"Item":{"pk":{"S":"a"}}} {"Item":{"pk":{"S":"b"}}}\n'
+                 b'{"Item":{"pk":{"S":"c"}}}{"Item":{"pk":{"S":"d"}}}\n\n{"Item":{"pk":{"S":"e"}}}')
+    name = unique_name("packed")
+    arn = client.import_table(
+        S3BucketSource={"S3Bucket": "in", "S3KeyPrefix": "packed/"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters=creation(name))["ImportTableDescription"]["ImportArn"]
+    done = describe_import(client, arn)
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"]) == (5, 5)
+    assert [i["pk"]["S"] for i in scan_sorted(client, name)] == ["a", "b", "c", "d", "e"]
+
+
+def test_import_checks_the_table_parameters_at_the_call(srv):
+    # As CreateTable checks them: ImportTable itself refuses, and nothing is
+    # imported or created (2026-08; a failed import later, before).
+    client = srv.client()
+    name = unique_name("prov")
+    before = len(client.list_imports()["ImportSummaryList"])
+    with expect_error("ValidationException", "^One or more parameter values were invalid: "
+                      "ReadCapacityUnits and WriteCapacityUnits must both be specified when "
+                      "BillingMode is PROVISIONED$"):
+        client.import_table(S3BucketSource={"S3Bucket": "in"}, InputFormat="DYNAMODB_JSON",
+                            TableCreationParameters=dict(creation(name),
+                                                         BillingMode="PROVISIONED"))
+    assert len(client.list_imports()["ImportSummaryList"]) == before
+    assert name not in client.list_tables()["TableNames"]
+
+
 def test_import_refusals_and_outcomes(srv):
     client = srv.client()
     existing = unique_name("imp")

@@ -1,12 +1,12 @@
 """GSIs whose keys have several HASH and RANGE attributes: the key schema
 DescribeTable shows, key conditions (equality on every hash attribute,
 sort attributes left to right), only items holding every key attribute
-indexed, pagination in tuple order, and the conditions and types DynamoDB
-refuses."""
+indexed, pagination in tuple order, the legacy KeyConditions on the same rules,
+and the conditions and types DynamoDB refuses."""
 
 import pytest
 
-from .e2e_util import avs, expect_error, plain, raw_op, unique_name, wait_active
+from .e2e_util import av, avs, expect_error, plain, raw_op, unique_name, wait_active
 from .indexes_util import VE, defs, put
 
 
@@ -150,18 +150,42 @@ def test_multi_attribute_gsi_type_mismatch(dynamodb, multi_items):
     assert "Item" not in dynamodb.get_item(TableName=multi_items, Key=avs({"pk": "bad"}))
 
 
+def legacy_query(url, table, conditions):
+    """A Query of the multi-attribute GSI through the legacy KeyConditions:
+    {name: (operator, [values])}."""
+    return raw_op(url, "Query", {
+        "TableName": table, "IndexName": MULTI_INDEX,
+        "KeyConditions": {name: {"ComparisonOperator": op,
+                                 "AttributeValueList": [av(v) for v in values]}
+                          for name, (op, values) in conditions.items()}})
+
+
+@pytest.mark.parametrize("conditions,expected", [
+    ({"tnt": ("EQ", ["acme"]), "ste": ("EQ", ["eu"])}, ["e3", "e1", "e4", "e2", "e6", "e5"]),
+    ({"tnt": ("EQ", ["acme"]), "ste": ("EQ", ["eu"]), "yr": ("EQ", [2024]), "mo": ("GT", [1])},
+     ["e2", "e6"]),
+    ({"tnt": ("EQ", ["acme"]), "ste": ("EQ", ["eu"]), "yr": ("EQ", [2024]), "mo": ("EQ", [1]),
+      "dd": ("BEGINS_WITH", ["0"])}, ["e1"]),
+], ids=["hash-only", "mo-range", "dd-begins"])
+def test_multi_attribute_gsi_takes_legacy_key_conditions(server_url, multi_items, conditions,
+                                                         expected):
+    # As DynamoDB does (2026-08; this suite had them refused before): EQ on
+    # every partition attribute, sort attributes left to right.
+    status, body = legacy_query(server_url, multi_items, conditions)
+    assert status == 200, body
+    assert [plain(i)["pk"] for i in body["Items"]] == expected
+
+
 @pytest.mark.parametrize("conditions,message", [
-    ({"tnt": "acme", "ste": "eu"}, "Query key condition not supported"),
-    ({"tnt": "acme", "ste": "eu", "yr": 2024}, "Conditions can be of length 1 or 2 only"),
-], ids=["two", "three"])
-def test_multi_attribute_gsi_refuses_legacy_key_conditions(server_url, multi_items, conditions,
+    ({"tnt": ("EQ", ["acme"])}, "Query condition missed key schema element: ste"),
+    ({"tnt": ("EQ", ["acme"]), "ste": ("EQ", ["eu"]), "mo": ("EQ", [1])},
+     "Query condition missed key schema element: yr"),
+    ({"tnt": ("EQ", ["acme"]), "ste": ("EQ", ["eu"]), "yr": ("GT", [2023]), "mo": ("EQ", [1])},
+     "Query key condition not supported"),
+], ids=["hash-missing", "range-skipped", "range-before-last-not-eq"])
+def test_multi_attribute_gsi_legacy_key_conditions_refused(server_url, multi_items, conditions,
                                                            message):
-    # The legacy KeyConditions name one partition and one sort attribute; a
-    # multi-attribute key is out of their reach, and the query is refused.
-    status, body = raw_op(server_url, "Query", {
-        "TableName": multi_items, "IndexName": MULTI_INDEX,
-        "KeyConditions": {name: {"ComparisonOperator": "EQ", "AttributeValueList": [v]}
-                          for name, v in avs(conditions).items()}})
+    status, body = legacy_query(server_url, multi_items, conditions)
     assert status == 400 and body["__type"].endswith("ValidationException"), body
     assert body["message"] == message
 

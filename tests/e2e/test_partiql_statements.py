@@ -350,9 +350,14 @@ def test_from_first_update_and_condition_functions(dynamodb, rtbl):
                 "attribute_not_exists(c)", pk)
     with expect_error(VE, exact(NO_KEY)):
         execute(dynamodb, f"FROM {t} SET c = 1")
-    found = execute(dynamodb, f"SELECT sk FROM {t} WHERE pk = ? AND a IS INT4 AND c IS NUMERIC "
+    found = execute(dynamodb, f"SELECT sk FROM {t} WHERE pk = ? AND a IS INT AND c IS NUMERIC "
                     "AND b IS MISSING AND a IS NOT STRING", pk)
     assert found["Items"] == [{"sk": {"N": "1"}}]
+    # Four of PartiQL's type names are refused (2026-08; this test asked for
+    # IS INT4 before, which DynamoDB does not run).
+    for type_name in ("INT4", "INT8", "DOUBLE PRECISION", "CHARACTER VARYING"):
+        with expect_error(VE, exact("Unsupported operation: IsType")):
+            execute(dynamodb, f"SELECT sk FROM {t} WHERE pk = ? AND a IS {type_name}", pk)
 
 
 def test_parameter_numbers_are_read_as_dynamodb_reads_them(dynamodb, rtbl):

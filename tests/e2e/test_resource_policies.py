@@ -5,7 +5,7 @@ canonical form, revision ids and texts real DynamoDB answered
 
 import json
 
-from .e2e_util import body_of, expect_error, unique_name
+from .e2e_util import body_of, exact, expect_error, unique_name
 
 ACCOUNT = "000000000000"
 
@@ -56,7 +56,11 @@ def test_put_get_delete_with_revisions(table):
                                                  + first + ", but the policy associated"):
         table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn),
                                          ExpectedRevisionId=first)
-    with expect_error("PolicyNotFoundException"):
+    # DynamoDB's text as AWS-verified public suites pin it (2026).
+    with expect_error("PolicyNotFoundException", exact(
+            "Resource-based policy not found for the provided ResourceArn: Requested policy "
+            "update expecting none to be present for table " + name + ", but a policy exists "
+            "with revision id " + second + ".")):
         table.client.put_resource_policy(ResourceArn=arn, Policy=policy(arn),
                                          ExpectedRevisionId="NO_POLICY")
     assert table.client.get_resource_policy(ResourceArn=arn)["RevisionId"] == second

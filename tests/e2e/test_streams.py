@@ -459,6 +459,13 @@ def test_shards_roll_over_into_children():
         rest = streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=first[
             "LastEvaluatedShardId"])["StreamDescription"]
         assert [s["ShardId"] for s in rest["Shards"]] == [s["ShardId"] for s in shards[2:]]
+        # Past the last shard (its own id, or one after it): no shards, no
+        # LastEvaluatedShardId.
+        last = shards[-1]["ShardId"]
+        for start in (last, "shardId-99999999999999999999-ffffffff"):
+            past = streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=start)
+            assert past["StreamDescription"]["Shards"] == []
+            assert "LastEvaluatedShardId" not in past["StreamDescription"]
 
 
 def test_records_older_than_a_day_are_trimmed():

@@ -112,19 +112,20 @@ def test_multi_attribute_query_equality_messages(dynamodb, multi, expr, message)
                        ExpressionAttributeValues={":v": {"S": "a"}})
 
 
-def test_multi_attribute_query_valid_prefixes_and_no_legacy(dynamodb, multi):
+def test_multi_attribute_query_valid_prefixes_and_legacy(dynamodb, multi):
     values = {":a": {"S": "a"}, ":b": {"S": "b"}, ":x": {"S": "x"}, ":y": {"S": "y"}}
     got = dynamodb.query(TableName=multi, IndexName="gsi",
                          KeyConditionExpression="h1 = :a AND h2 = :b AND r1 = :x AND r2 >= :y",
                          ExpressionAttributeValues=values)
     assert got["Count"] == 1
-    # The legacy KeyConditions cannot reach a multi-attribute key: refused
-    # (test_index_multi_attribute_keys has the texts).
-    with expect_error(VE, exact("Conditions can be of length 1 or 2 only")):
-        dynamodb.query(TableName=multi, IndexName="gsi", KeyConditions={
-            "h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]},
-            "h2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "b"}]},
-            "r1": {"ComparisonOperator": "BEGINS_WITH", "AttributeValueList": [{"S": "x"}]}})
+    # The legacy KeyConditions reach a multi-attribute key on the same rules
+    # (2026-08; refused here before; test_index_multi_attribute_keys has the
+    # refusals' texts).
+    got = dynamodb.query(TableName=multi, IndexName="gsi", KeyConditions={
+        "h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]},
+        "h2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "b"}]},
+        "r1": {"ComparisonOperator": "BEGINS_WITH", "AttributeValueList": [{"S": "x"}]}})
+    assert got["Count"] == 1
 
 
 def test_duplicate_attribute_definition(dynamodb):

@@ -12,6 +12,9 @@ from .e2e_util import exact, expect_error, key
 from .update_item_util import VE
 from .update_item_util import items, tbl  # fixtures
 
+# UpdateItem words its UpdateExpression errors in the envelope (2026-08).
+ENVELOPE = "1 validation error detected: "
+
 
 # --------------------------------------------------------------------------
 # SET
@@ -179,10 +182,10 @@ def test_arithmetic_on_wrong_type_at_runtime(items):
 
 def test_arithmetic_literal_type_checked_at_parse(items):
     # A non-number value placeholder in + or - is rejected up front, naming the short type code.
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect operand type for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect operand type for operator or "
                                 "function; operator or function: +, operand type: S")):
         items.update(key(), "SET n = n + :s", {":s": "1"})
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect operand type for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect operand type for operator or "
                                 "function; operator or function: -, operand type: L")):
         items.update(key(), "SET n = n - :l", {":l": [1]})
 
@@ -195,7 +198,7 @@ def test_arithmetic_literal_type_checked_at_parse(items):
 def test_update_syntax_errors(items, expr):
     # Malformed update expressions (two + operators, * , missing operands, quoted strings, ...) are syntax errors.
     values = {":o": 1} if ":o" in expr else None
-    with expect_error(VE, "^Invalid UpdateExpression: Syntax error; token: "):
+    with expect_error(VE, "^1 validation error detected: Invalid UpdateExpression: Syntax error; token: "):
         items.update(key(), expr, values)
 
 
@@ -235,14 +238,14 @@ def test_if_not_exists_nested(items):
 
 def test_if_not_exists_requires_path(items):
     # The first argument of if_not_exists must be a document path.
-    with expect_error(VE, exact("Invalid UpdateExpression: Operator or function requires a document "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Operator or function requires a document "
                                 "path; operator or function: if_not_exists")):
         items.update(key(), "SET a = if_not_exists(:v, a)", {":v": 1})
 
 
 def test_if_not_exists_operand_count(items):
     # if_not_exists takes exactly two operands.
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect number of operands for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect number of operands for operator or "
                                 "function; operator or function: if_not_exists, number of operands: 1")):
         items.update(key(), "SET a = if_not_exists(a)")
 
@@ -277,7 +280,7 @@ def test_list_append_wrong_type(items):
     k = items.put(s="x")
     with expect_error(VE, exact("An operand in the update expression has an incorrect data type")):
         items.update(k, "SET l = list_append(s, :v)", {":v": [1]})
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect operand type for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect operand type for operator or "
                                 "function; operator or function: list_append, operand type: S")):
         items.update(k, "SET l = list_append(l, :v)", {":v": "x"})
 
@@ -285,13 +288,13 @@ def test_list_append_wrong_type(items):
 def test_condition_function_in_set_rejected(items):
     # Condition functions such as size() or attribute_exists() are not update operands.
     for expr in ("SET a = size(b)", "SET a = attribute_exists(b)"):
-        with expect_error(VE, "^Invalid UpdateExpression: "):
+        with expect_error(VE, "^1 validation error detected: Invalid UpdateExpression: "):
             items.update(key(), expr)
 
 
 def test_unknown_update_function(items):
     # Unknown functions in SET are rejected by name.
-    with expect_error(VE, exact("Invalid UpdateExpression: Invalid function name; function: append")):
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Invalid function name; function: append")):
         items.update(key(), "SET l = append(l, :v)", {":v": [1]})
 
 
@@ -416,7 +419,7 @@ def test_add_nested(items):
 ])
 def test_add_value_type_checked(items, value, type_name):
     # ADD accepts only numbers and sets; other value types are rejected naming the long type name.
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect operand type for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect operand type for operator or "
                                 "function; operator: ADD, operand type: " + type_name)):
         items.update(key(), "ADD a :v", {":v": value})
 
@@ -446,7 +449,7 @@ def test_delete_last_elements_removes_attribute(items):
 @pytest.mark.parametrize("value,type_name", [(1, "NUMBER"), ("x", "STRING"), ([1], "LIST")])
 def test_delete_value_type_checked(items, value, type_name):
     # DELETE accepts only set values; others are rejected naming the long type name.
-    with expect_error(VE, exact("Invalid UpdateExpression: Incorrect operand type for operator or "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Incorrect operand type for operator or "
                                 "function; operator: DELETE, operand type: " + type_name)):
         items.update(key(), "DELETE a :v", {":v": value})
 

@@ -11,6 +11,9 @@ from .e2e_util import avs, exact, expect_error, key, plain, raw_op
 from .update_item_util import CCF, VE
 from .update_item_util import items, tbl  # fixtures
 
+# UpdateItem words its UpdateExpression errors in the envelope (2026-08).
+ENVELOPE = "1 validation error detected: "
+
 
 @pytest.fixture(scope="module")
 def rtbl(tables):
@@ -24,25 +27,25 @@ def rtbl(tables):
 
 def test_section_used_twice(items):
     # Each section keyword may appear only once.
-    with expect_error(VE, exact('Invalid UpdateExpression: The "SET" section can only be used once in '
+    with expect_error(VE, exact(ENVELOPE + 'Invalid UpdateExpression: The "SET" section can only be used once in '
                                 'an update expression;')):
         items.update(key(), "SET a = :v SET b = :v", {":v": 1})
-    with expect_error(VE, exact('Invalid UpdateExpression: The "REMOVE" section can only be used once '
+    with expect_error(VE, exact(ENVELOPE + 'Invalid UpdateExpression: The "REMOVE" section can only be used once '
                                 'in an update expression;')):
         items.update(key(), "REMOVE a SET b = :v REMOVE c", {":v": 1})
 
 
 def test_overlapping_paths(items):
     # Two actions on the same path, or on a path and its parent, are rejected (earlier path first).
-    with expect_error(VE, exact("Invalid UpdateExpression: Two document paths overlap with each other; "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Two document paths overlap with each other; "
                                 "must remove or rewrite one of these paths; path one: [a], path two: "
                                 "[a, b]")):
         items.update(key(), "SET a = :v, a.b = :v", {":v": 1})
-    with expect_error(VE, exact("Invalid UpdateExpression: Two document paths overlap with each other; "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Two document paths overlap with each other; "
                                 "must remove or rewrite one of these paths; path one: [a], path two: "
                                 "[a]")):
         items.update(key(), "SET a = :v REMOVE a", {":v": 1})
-    with expect_error(VE, exact("Invalid UpdateExpression: Two document paths overlap with each other; "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Two document paths overlap with each other; "
                                 "must remove or rewrite one of these paths; path one: [c, [1], a], "
                                 "path two: [c, [1]]")):
         items.update(key(), "SET c[1].a = :v ADD c[1] :v", {":v": 1})
@@ -50,7 +53,7 @@ def test_overlapping_paths(items):
 
 def test_overlap_uses_resolved_names(items):
     # Names are compared after substitution: #a and a overlap, while #d = "a.b" is a different attribute from a.b.
-    with expect_error(VE, exact("Invalid UpdateExpression: Two document paths overlap with each other; "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Two document paths overlap with each other; "
                                 "must remove or rewrite one of these paths; path one: [a], path two: "
                                 "[a]")):
         items.update(key(), "SET #a = :v, a = :v", {":v": 1}, {"#a": "a"})
@@ -61,7 +64,7 @@ def test_overlap_uses_resolved_names(items):
 
 def test_conflicting_paths(items):
     # A map key and a list index below the same prefix conflict.
-    with expect_error(VE, exact("Invalid UpdateExpression: Two document paths conflict with each other; "
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: Two document paths conflict with each other; "
                                 "must remove or rewrite one of these paths; path one: [a, c], "
                                 "path two: [a, [1]]")):
         items.update(key(), "REMOVE a.c SET a[1] = :v", {":v": 1})
@@ -87,20 +90,20 @@ def test_cannot_update_key_attributes(dynamodb, rtbl):
 
 def test_empty_update_expression(items):
     # An empty UpdateExpression is rejected.
-    with expect_error(VE, exact("Invalid UpdateExpression: The expression can not be empty;")):
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: The expression can not be empty;")):
         items.update(key(), "")
 
 
 def test_update_expression_undefined_and_unused_placeholders(items):
     # Undefined and unused placeholders are reported for UpdateExpression as for conditions.
-    with expect_error(VE, exact("Invalid UpdateExpression: An expression attribute value used in "
-                                "expression is not defined; attribute value: :v")):
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: An expression attribute value "
+                                "used in expression is not defined; attribute value: :v")):
         items.update(key(), "SET a = :v")
-    with expect_error(VE, exact("Invalid UpdateExpression: An expression attribute name used in the "
-                                "document path is not defined; attribute name: #n")):
+    with expect_error(VE, exact(ENVELOPE + "Invalid UpdateExpression: An expression attribute name "
+                                "used in the document path is not defined; attribute name: #n")):
         items.update(key(), "SET #n = :v", {":v": 1})
-    with expect_error(VE, exact("Value provided in ExpressionAttributeValues unused in expressions: "
-                                "keys: {:u}")):
+    with expect_error(VE, exact(ENVELOPE + "Value provided in ExpressionAttributeValues unused in "
+                                "expressions: keys: {:u}")):
         items.update(key(), "SET a = :v", {":v": 1, ":u": 1})
 
 
