@@ -85,6 +85,43 @@ def test_export_and_import_through_an_s3_server(start_server, s3):
         assert failed["FailureCode"] == "S3NoSuchBucket"
 
 
+def creation(name):
+    return {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+
+
+def test_an_import_of_several_files_and_of_none(start_server, s3):
+    # Every file's items are written; an empty prefix, or a bucket with
+    # nothing in it, is a COMPLETED import of 0 items (2026-08).
+    with start_server("--in-memory", "--no-models", "--s3-endpoint", s3.endpoint,
+                      env=s3_env()) as srv:
+        client = srv.client()
+        for i in range(3):
+            s3.put_object(Bucket="exports", Key="multi/part-%d.json" % i, Body="".join(
+                '{"Item":{"pk":{"S":"f%d-%d"}}}\n' % (i, j) for j in range(4)).encode())
+        several = unique_name("s3m")
+        arn = client.import_table(
+            S3BucketSource={"S3Bucket": "exports", "S3KeyPrefix": "multi/"},
+            InputFormat="DYNAMODB_JSON",
+            TableCreationParameters=creation(several))["ImportTableDescription"]["ImportArn"]
+        done = client.describe_import(ImportArn=arn)["ImportTableDescription"]
+        assert done["ImportStatus"] == "COMPLETED", done
+        assert done["ImportedItemCount"] == 12
+        assert client.scan(TableName=several, Select="COUNT")["Count"] == 12
+        s3.create_bucket(Bucket="empty-bucket")
+        for bucket, prefix in (("exports", "nothing-here/"), ("empty-bucket", "")):
+            none = unique_name("s3n")
+            arn = client.import_table(
+                S3BucketSource={"S3Bucket": bucket, "S3KeyPrefix": prefix},
+                InputFormat="DYNAMODB_JSON",
+                TableCreationParameters=creation(none))["ImportTableDescription"]["ImportArn"]
+            done = client.describe_import(ImportArn=arn)["ImportTableDescription"]
+            assert done["ImportStatus"] == "COMPLETED", done
+            assert (done["ProcessedItemCount"], done["ImportedItemCount"]) == (0, 0)
+            assert client.scan(TableName=none)["Items"] == []
+
+
 def test_requests_carry_the_environments_credentials(start_server, s3):
     # s3rver knows one access key; a request signed with another is refused.
     env = s3_env()
