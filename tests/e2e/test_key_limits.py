@@ -82,6 +82,15 @@ def test_query_with_oversized_partition_key(dynamodb, kt):
     assert got["Count"] == 0
 
 
+def set_attributes(dynamodb, table, k, values):
+    """UpdateItem setting each of `values` (name -> Python value) on `k`."""
+    dynamodb.update_item(
+        TableName=table, Key=avs(k),
+        UpdateExpression="SET " + ", ".join("#{0} = :{0}".format(n) for n in values),
+        ExpressionAttributeNames={"#" + n: n for n in values},
+        ExpressionAttributeValues=avs({":" + n: v for n, v in values.items()}))
+
+
 def gsi_too_big(attribute, size, limit):
     return ("One or more parameter values were invalid: Size limit exceeded for Index Key {} "
             "Actual Size: {} bytes Max Size: {} bytes IndexName: by_g".format(attribute, size, limit))
@@ -104,11 +113,7 @@ def test_oversized_gsi_keys_refuse_the_whole_write(dynamodb, kt, extra, message)
     assert "Item" not in dynamodb.get_item(TableName=kt, Key=avs(k), ConsistentRead=True)
     dynamodb.put_item(TableName=kt, Item=avs(dict(k, g="small", h="y")))
     with expect_error(VE, exact(message)):
-        dynamodb.update_item(
-            TableName=kt, Key=avs(k),
-            UpdateExpression="SET " + ", ".join("#{0} = :{0}".format(n) for n in extra),
-            ExpressionAttributeNames={"#" + n: n for n in extra},
-            ExpressionAttributeValues=avs({":" + n: v for n, v in extra.items()}))
+        set_attributes(dynamodb, kt, k, extra)
     assert dynamodb.get_item(TableName=kt, Key=avs(k), ConsistentRead=True)["Item"] == avs(
         dict(k, g="small", h="y"))
     indexed = dynamodb.query(TableName=kt, IndexName="by_g", KeyConditionExpression="g = :g",
@@ -124,13 +129,8 @@ def test_oversized_lsi_keys_refuse_the_whole_write(dynamodb, kt, extra, message)
         dynamodb.put_item(TableName=kt, Item=avs(dict(k, **extra)))
     assert "Item" not in dynamodb.get_item(TableName=kt, Key=avs(k))
     dynamodb.put_item(TableName=kt, Item=avs(k))
-    names = {name: "#" + name for name in extra}
     with expect_error(VE, exact(message)):
-        dynamodb.update_item(
-            TableName=kt, Key=avs(k),
-            UpdateExpression="SET " + ", ".join("#{0} = :{0}".format(n) for n in extra),
-            ExpressionAttributeNames={"#" + n: n for n in names},
-            ExpressionAttributeValues=avs({":" + n: v for n, v in extra.items()}))
+        set_attributes(dynamodb, kt, k, extra)
     assert dynamodb.get_item(TableName=kt, Key=avs(k))["Item"] == avs(k)
 
 
