@@ -3,12 +3,12 @@
 // Engine and reach each capability through it:
 //
 //   database()       tables, items, Query, Scan, transactions   database.h
-//   backups()        on-demand backups and their restores       backups.h
-//   point_in_time()  point-in-time restores and history reads   point_in_time.h
-//   snapshots()      named snapshots, namespace drops, reset    snapshots.h
-//   streams()        reading DynamoDB streams and Kinesis feeds stream_reader.h
-//   replication()    global tables' groups and replication      replication.h
-//   vectors()        vector search                              vector_search.h
+//   backups()        on-demand backups and their restores       backups/backups.h
+//   point_in_time()  point-in-time restores, history reads      backups/point_in_time.h
+//   snapshots()      named snapshots, namespace drops, reset    backups/snapshots.h
+//   streams()        reading streams and Kinesis feeds          streams/stream_reader.h
+//   replication()    global tables' groups and replication      replication/replication.h
+//   vectors()        vector search                              vectors/vector_search.h
 //   settings()       small values the emulator keeps            settings.h
 //   housekeeping()   TTL sweeps, stream and history trimming    housekeeping.h
 //   tokens()         ClientRequestToken idempotency             client_tokens.h
