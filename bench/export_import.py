@@ -53,6 +53,8 @@ def main():
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="export-bench-")
     data = os.path.join(work, "data")
+    # The bucket exports go to: a folder that exists, as an S3 bucket would.
+    os.makedirs(os.path.join(data, "s3", "bench"))
     try:
         server = Server(data)
         create(server, TABLE, recovery=True)

@@ -63,6 +63,11 @@ bool TableExport::Run(std::string* error) {
     *error = status.message();
     return false;
   };
+  // --out names the bucket's folder, so the command makes it (the server's
+  // exports need the bucket to exist, as S3's do).
+  std::error_code made;
+  fs::create_directories(bucket_dir_, made);
+  if (made) return fail(engine::Status::Internal("cannot create " + bucket_dir_.string()));
   if (auto started = writer_.Start(); !started.ok()) return fail(started);
   ProgressReporter progress("export " + table_.name, std::cerr, true, isatty(STDERR_FILENO));
   std::string start_key;

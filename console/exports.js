@@ -83,7 +83,10 @@ export async function exportsView(root) {
   root.replaceChildren(
     h('h1', {}, 'Exports and imports'),
     h('p', {}, 'DynamoDB\'s exports to S3 and imports from it. Buckets are folders under ',
-      'the data directory (--s3-dir), or a real S3 endpoint (--s3-endpoint).'),
+      'the data directory\'s s3 folder (--s3-dir), or a real S3 endpoint (--s3-endpoint); ',
+      'with --in-memory they are kept in memory. A bucket must exist before an export ',
+      'writes to it, as in S3: make one with ', h('code', {}, 'mkdir -p <data-dir>/s3/<bucket>'),
+      ' (or create it on the endpoint).'),
     h('section', {}, h('h2', {}, 'Export'),
       h('form', {class: 'snapshot-form', onsubmit: start},
         field('Table', table), field('S3 bucket', bucket), field('S3 prefix', prefix),

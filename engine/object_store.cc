@@ -42,8 +42,11 @@ Status FolderObjectStore::Put(std::string_view bucket, std::string_view key,
   if (!IsFolderSafeKey(key)) {
     return Status::InvalidArgument("Object key cannot be stored in a folder: " + std::string(key));
   }
-  fs::path path = fs::path(root_) / bucket / key;
+  // A bucket is a folder that exists, as an S3 bucket exists before a
+  // write to it: a missing one is S3's NoSuchBucket, never made on demand.
   std::error_code ec;
+  if (!fs::is_directory(fs::path(root_) / bucket, ec)) return NoSuchBucket();
+  fs::path path = fs::path(root_) / bucket / key;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return Status::Internal("cannot create " + path.parent_path().string() + ": " + ec.message());
   // Written aside and renamed, so a reader never sees half an object.

@@ -22,7 +22,7 @@ class ObjectStore {
  public:
   virtual ~ObjectStore() = default;
   // Creates or replaces the object. kNotFound ("The specified bucket does
-  // not exist") when the bucket is missing; a folder store makes it.
+  // not exist") when the bucket is missing.
   virtual Status Put(std::string_view bucket, std::string_view key, std::string_view bytes) = 0;
   // kNotFound for a missing bucket or object.
   virtual Result<std::string> Get(std::string_view bucket, std::string_view key) = 0;
@@ -35,9 +35,9 @@ class ObjectStore {
 };
 
 // A folder per bucket under `root`: the object "a/b.json" of bucket "x" is
-// the file root/x/a/b.json. A missing bucket is made on the first Put, so an
-// export needs no set-up; a Get or List of one that was never made is
-// kNotFound, as S3's NoSuchBucket.
+// the file root/x/a/b.json. A bucket is a folder that exists (`mkdir
+// root/x` makes one, as creating an S3 bucket does); a Put, Get or List of
+// a missing one is kNotFound, as S3's NoSuchBucket.
 class FolderObjectStore : public ObjectStore {
  public:
   explicit FolderObjectStore(std::string root) : root_(std::move(root)) {}

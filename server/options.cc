@@ -53,7 +53,8 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
        "and AWS_REGION (default: a folder per bucket, see --s3-dir)")
       ("s3-dir", po::value(&options.s3_dir),
        "the folder whose subfolders are the buckets of exports and imports (default "
-       "<data-dir>/s3; with --in-memory, buckets are kept in memory)")
+       "<data-dir>/s3; with --in-memory, buckets are kept in memory). A bucket is a "
+       "subfolder that exists: make one with mkdir -p <dir>/<bucket> before exporting to it")
       ("per-key-databases", po::bool_switch(&options.per_key_databases),
        "one isolated database per access key and region (default: one per region, shared "
        "by every access key)")

@@ -436,6 +436,8 @@ test('back up a table, restore the backup as a new table, delete it', async () =
 
 test('export a table and see it, and an import of it, listed', async () => {
   await page.goto(`${server.url}/#/exports`);
+  // How to make a bucket, which an export needs as S3's does.
+  await page.getByText('mkdir -p <data-dir>/s3/<bucket>').waitFor();
   await page.getByLabel('Table').selectOption('orders');
   await page.getByLabel('S3 prefix').fill('console');
   await page.getByRole('button', {name: 'Export', exact: true}).click();

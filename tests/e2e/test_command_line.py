@@ -107,3 +107,11 @@ def test_version_names_the_commit_it_was_built_from():
                           cwd=str(REPO_ROOT))
     if head.returncode == 0:  # a checkout: the build asked git, and the commits agree
         assert match.group(2).split("-")[0] == head.stdout.strip()
+
+
+def test_help_says_how_to_make_a_bucket():
+    # A folder bucket must exist before an export writes to it, as in S3.
+    out = run_binary("--help")
+    assert out.returncode == 0, out.stderr
+    assert "A bucket is a subfolder that exists: make one with mkdir -p <dir>/<bucket>" in \
+        " ".join(out.stdout.split())

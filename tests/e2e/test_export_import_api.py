@@ -65,6 +65,9 @@ RICH_ITEM = {"pk": {"S": "rich"}, "n": {"N": "600"}, "f": {"N": "1.5"},
 
 @pytest.fixture
 def srv(start_server, tmp_path):
+    # A bucket is a folder that exists, as an S3 bucket is made before an
+    # export writes to it: "exports" is made here, as a user would.
+    (tmp_path / "data" / "s3" / "exports").mkdir(parents=True)
     with start_server("--data-dir", str(tmp_path / "data"), "--no-models") as server:
         advance(server, 0)
         server.buckets = tmp_path / "data" / "s3"
@@ -279,6 +282,27 @@ def test_incremental_export_writes_each_items_last_change_in_the_window(srv):
     assert set(new_only["gone"]) == {"Metadata", "Keys"}
 
 
+def test_an_export_to_a_bucket_that_is_not_there_fails_as_s3_answers(srv):
+    # The folder-per-bucket mode makes no bucket on demand (2026-08): the
+    # export ends FAILED with S3's NoSuchBucket, and no folder appears.
+    client = srv.client()
+    name = unique_name("nob")
+    make_table(client, name)
+    arn = client.export_table_to_point_in_time(
+        TableArn=table_arn(name), S3Bucket="not-made-yet")["ExportDescription"]["ExportArn"]
+    failed = client.describe_export(ExportArn=arn)["ExportDescription"]
+    assert failed["ExportStatus"] == "FAILED"
+    assert failed["FailureCode"] == "S3NoSuchBucket"
+    assert failed["FailureMessage"].startswith("The specified bucket does not exist")
+    assert not (srv.buckets / "not-made-yet").exists()
+    # Made as a folder, the same bucket takes the export.
+    (srv.buckets / "not-made-yet").mkdir()
+    arn = client.export_table_to_point_in_time(
+        TableArn=table_arn(name), S3Bucket="not-made-yet")["ExportDescription"]["ExportArn"]
+    assert client.describe_export(ExportArn=arn)["ExportDescription"]["ExportStatus"] == \
+        "COMPLETED"
+
+
 def test_list_exports_newest_first_with_paging(srv):
     client = srv.client()
     name = unique_name("lst")
@@ -478,6 +502,7 @@ def test_import_refusals_and_outcomes(srv):
 
 def test_descriptions_survive_a_restart(start_server, tmp_path):
     data = str(tmp_path / "data")
+    (tmp_path / "data" / "s3" / "exports").mkdir(parents=True)
     with start_server("--data-dir", data, "--no-models") as srv:
         client = srv.client()
         name = unique_name("rst")
