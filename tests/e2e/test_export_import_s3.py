@@ -52,10 +52,7 @@ def test_export_and_import_through_an_s3_server(start_server, s3):
         imported = client.import_table(
             S3BucketSource={"S3Bucket": "exports", "S3KeyPrefix": "incoming/"},
             InputFormat="CSV",
-            TableCreationParameters={
-                "TableName": target, "BillingMode": "PAY_PER_REQUEST",
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]},
+            TableCreationParameters=creation(target),
         )["ImportTableDescription"]
         assert client.describe_import(ImportArn=imported["ImportArn"])[
             "ImportTableDescription"]["ImportStatus"] == "COMPLETED"
@@ -68,10 +65,7 @@ def test_export_and_import_through_an_s3_server(start_server, s3):
             S3BucketSource={"S3Bucket": "exports",
                             "S3KeyPrefix": data_key.rsplit("/", 1)[0] + "/"},
             InputFormat="DYNAMODB_JSON", InputCompressionType="GZIP",
-            TableCreationParameters={
-                "TableName": copy, "BillingMode": "PAY_PER_REQUEST",
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]},
+            TableCreationParameters=creation(copy),
         )["ImportTableDescription"]
         assert client.describe_import(ImportArn=imported["ImportArn"])[
             "ImportTableDescription"]["ImportedItemCount"] == 30
