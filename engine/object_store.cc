@@ -34,6 +34,13 @@ bool IsBucketName(std::string_view bucket) {
   return bucket.find('/') == std::string_view::npos && IsFolderSafeKey(bucket);
 }
 
+// A folder bucket is a folder that exists under `root`, as an S3 bucket
+// exists before a write to it: none is made on demand.
+bool FolderBucketExists(const std::string& root, std::string_view bucket) {
+  std::error_code ec;
+  return IsBucketName(bucket) && fs::is_directory(fs::path(root) / bucket, ec);
+}
+
 }  // namespace
 
 Status FolderObjectStore::Put(std::string_view bucket, std::string_view key,
@@ -42,11 +49,9 @@ Status FolderObjectStore::Put(std::string_view bucket, std::string_view key,
   if (!IsFolderSafeKey(key)) {
     return Status::InvalidArgument("Object key cannot be stored in a folder: " + std::string(key));
   }
-  // A bucket is a folder that exists, as an S3 bucket exists before a
-  // write to it: a missing one is S3's NoSuchBucket, never made on demand.
-  std::error_code ec;
-  if (!fs::is_directory(fs::path(root_) / bucket, ec)) return NoSuchBucket();
+  if (!FolderBucketExists(root_, bucket)) return NoSuchBucket();
   fs::path path = fs::path(root_) / bucket / key;
+  std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return Status::Internal("cannot create " + path.parent_path().string() + ": " + ec.message());
   // Written aside and renamed, so a reader never sees half an object.
@@ -64,7 +69,7 @@ Status FolderObjectStore::Put(std::string_view bucket, std::string_view key,
 }
 
 Result<std::string> FolderObjectStore::Get(std::string_view bucket, std::string_view key) {
-  if (!IsBucketName(bucket) || !fs::is_directory(fs::path(root_) / bucket)) return NoSuchBucket();
+  if (!FolderBucketExists(root_, bucket)) return NoSuchBucket();
   if (!IsFolderSafeKey(key)) return NoSuchKey();
   std::ifstream in(fs::path(root_) / bucket / key, std::ios::binary);
   if (!in) return NoSuchKey();
@@ -75,8 +80,8 @@ Result<std::string> FolderObjectStore::Get(std::string_view bucket, std::string_
 
 Result<std::vector<std::string>> FolderObjectStore::List(std::string_view bucket,
                                                          std::string_view prefix) {
+  if (!FolderBucketExists(root_, bucket)) return NoSuchBucket();
   fs::path folder = fs::path(root_) / bucket;
-  if (!IsBucketName(bucket) || !fs::is_directory(folder)) return NoSuchBucket();
   std::vector<std::string> keys;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(folder, ec);
