@@ -274,8 +274,7 @@ ApiResult<RequestExpressions> ReadExpressions(const rapidjson::Value& request,
   }
   if (!done.ok()) return done.take_error();
   if (auto status = placeholders.CheckAllUsed(); !status.ok()) {
-    return ApiError(ApiResult<bool>(status).take_error())
-        .EnvelopedIn(ApiError::Envelope::kItemWrites);
+    return FromStatus(status).EnvelopedIn(ApiError::Envelope::kItemWrites);
   }
   return out;
 }
