@@ -46,6 +46,7 @@
 #include "engine/ttl/ttl_schedule.h"
 #include "engine/ttl/ttl_sweeper.h"
 #include "engine/vectors/vector_search.h"
+#include "engine/write_path.h"
 
 namespace ddb::engine {
 
@@ -92,6 +93,7 @@ class Engine {
   Settings settings_;
   Backups backups_;
   TableChanges changes_;
+  const WritePath write_path_;  // what Replication and Database write through
   Replication replication_;
   // The capabilities over them.
   Database database_;
