@@ -231,14 +231,14 @@ ApiResult<std::string> DescribeStream(Context& ctx, const rapidjson::Value& requ
     }
   }
   const std::vector<engine::StreamShard>& shards = filter_json ? filtered : info.shards;
-  Page page = PageAfter(shards, start, limit,
-                        [](const auto& shard) -> const std::string& { return shard.shard_id; });
-  if (start && page.first == 0) {
-    // A shard id the stream does not list: the shards after it in id order
-    // (ids begin with their creation time), none past the last shard.
-    while (page.first < shards.size() && shards[page.first].shard_id < *start) ++page.first;
-    page.end = std::min(shards.size(), page.first + static_cast<size_t>(limit.value_or(100)));
+  // The shards after ExclusiveStartShardId in id order, which is the list's
+  // (an id begins with its shard's creation time): a listed id starts after
+  // itself, an unlisted one where it would sort, none past the last shard.
+  Page page;
+  if (start) {
+    while (page.first < shards.size() && shards[page.first].shard_id <= *start) ++page.first;
   }
+  page.end = std::min(shards.size(), page.first + static_cast<size_t>(limit.value_or(100)));
   return RenderObject([&](JsonWriter& w) {
     w.Key("StreamDescription");
     w.StartObject();
