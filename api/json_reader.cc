@@ -289,13 +289,21 @@ ApiResult<rapidjson::Document> ParseJsonObject(std::string_view text, std::strin
   doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(),
                                                                                     text.size());
   if (doc.HasParseError()) {
-    return ApiError::Validation(std::string(what) + " is not valid JSON: " +
-                                rapidjson::GetParseError_En(doc.GetParseError()) +
-                                " (at character " + std::to_string(doc.GetErrorOffset() + 1) +
-                                ")");
+    return ApiError::Validation(
+        NotValidJsonText(what, doc.GetParseError(), doc.GetErrorOffset() + 1));
   }
-  if (!doc.IsObject()) return ApiError::Validation(std::string(what) + " is not a JSON object");
+  if (!doc.IsObject()) return ApiError::Validation(NotAJsonObjectText(what));
   return doc;
+}
+
+std::string NotValidJsonText(std::string_view what, rapidjson::ParseErrorCode code,
+                             size_t character) {
+  return std::string(what) + " is not valid JSON: " + rapidjson::GetParseError_En(code) +
+         " (at character " + std::to_string(character) + ")";
+}
+
+std::string NotAJsonObjectText(std::string_view what) {
+  return std::string(what) + " is not a JSON object";
 }
 
 std::string CompactJson(const rapidjson::Value& value) {

@@ -157,6 +157,10 @@ bool ParseBounded(std::string_view json, int max_depth, rapidjson::Document* doc
 // object; the error's message names it as `what` ("the line is not valid
 // JSON: ... (at character N)", "... is not a JSON object").
 ApiResult<rapidjson::Document> ParseJsonObject(std::string_view text, std::string_view what);
+// Those two texts: RapidJSON's reason for `code`, `character` counted from 1.
+std::string NotValidJsonText(std::string_view what, rapidjson::ParseErrorCode code,
+                             size_t character);
+std::string NotAJsonObjectText(std::string_view what);
 // `value` written back as compact JSON.
 std::string CompactJson(const rapidjson::Value& value);
 // A member's string or unsigned value; empty or 0 when absent or of another type.

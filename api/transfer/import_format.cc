@@ -2,7 +2,6 @@
 
 #include <openssl/crypto.h>
 #include <rapidjson/encodings.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 
 #include <memory>
@@ -37,11 +36,10 @@ ObjectItems ReadJsonLines(std::string_view text) {
       size_t at = pos + doc.GetErrorOffset();
       size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
       line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
-      out.error = std::string("Unexpected token. Invalid JSON: the line is not valid JSON: ") +
-                  rapidjson::GetParseError_En(doc.GetParseError()) + " (at character " +
-                  std::to_string(at - line_start + 1) + ")";
+      out.error = "Unexpected token. Invalid JSON: " +
+                  NotValidJsonText("the line", doc.GetParseError(), at - line_start + 1);
     } else if (!doc.IsObject()) {
-      out.error = "Unexpected token. Invalid JSON: the line is not a JSON object";
+      out.error = "Unexpected token. Invalid JSON: " + NotAJsonObjectText("the line");
     } else if (auto item = doc.FindMember("Item");
                item == doc.MemberEnd() || !item->value.IsObject()) {
       out.error = "Invalid format: the record has no Item";
