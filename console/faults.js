@@ -14,6 +14,7 @@ function ruleAction(rule) {
     return `${rule.Error.Type} (${rule.Error.Status})${rule.Error.Message ? `: ${rule.Error.Message}` : ''}`;
   }
   if (rule.DelayMillis !== undefined) return `delay ${rule.DelayMillis} ms`;
+  if (rule.DropAnswer) return 'run, then drop the connection';
   return 'drop the connection';
 }
 
@@ -27,7 +28,8 @@ function ruleWhen(rule) {
 function addForm(refresh, report) {
   const operations = h('input', {name: 'operations', placeholder: 'PutItem, BatchWriteItem', size: 24});
   const tables = h('input', {name: 'tables', placeholder: 'any table', size: 16});
-  const action = select([['Error'], ['DelayMillis', 'Delay'], ['DropConnection', 'Drop connection']],
+  const action = select([['Error'], ['DelayMillis', 'Delay'], ['DropConnection', 'Drop connection'],
+                         ['DropAnswer', 'Run, then drop connection']],
                         'Error', {name: 'action'});
   const type = h('input', {name: 'type', value: 'ProvisionedThroughputExceededException', size: 34});
   const message = h('input', {name: 'message', placeholder: "DynamoDB's text", size: 20});
@@ -45,6 +47,8 @@ function addForm(refresh, report) {
       if (message.value.trim()) rule.Error.Message = message.value.trim();
     } else if (action.value === 'DelayMillis') {
       rule.DelayMillis = Number(delay.value);
+    } else if (action.value === 'DropAnswer') {
+      rule.DropAnswer = true;
     } else {
       rule.DropConnection = true;
     }

@@ -48,8 +48,8 @@ bool Contains(const std::vector<std::string>& list, std::string_view value) {
 ApiResult<FaultRules::Rule> FaultRules::Parse(const rapidjson::Value& json) {
   if (!json.IsObject()) return ApiError::Validation("A fault rule must be a JSON object");
   static constexpr std::string_view kKnown[] = {"Namespace", "Operations", "Tables", "Error",
-                                                "DelayMillis", "DropConnection", "Count",
-                                                "Probability", "Seed"};
+                                                "DelayMillis", "DropConnection", "DropAnswer",
+                                                "Count", "Probability", "Seed"};
   for (const auto& member : json.GetObject()) {
     if (std::find(std::begin(kKnown), std::end(kKnown), api::View(member.name)) == std::end(kKnown)) {
       return ApiError::Validation("Unknown member of a fault rule: " + std::string(api::View(member.name)));
@@ -60,6 +60,7 @@ ApiResult<FaultRules::Rule> FaultRules::Parse(const rapidjson::Value& json) {
   auto ns = r.String("Namespace");
   auto delay = r.Long("DelayMillis");
   auto drop = r.Bool("DropConnection");
+  auto drop_answer = r.Bool("DropAnswer");
   auto count = r.Long("Count");
   auto seed = r.Long("Seed");
   const rapidjson::Value* error = r.Object("Error");
@@ -71,9 +72,11 @@ ApiResult<FaultRules::Rule> FaultRules::Parse(const rapidjson::Value& json) {
   rule.ns = std::string(ns.value_or(""));
   rule.operations = std::move(operations).value();
   rule.fault.tables = std::move(tables).value();
-  int actions = (error != nullptr) + delay.has_value() + drop.value_or(false);
+  int actions = (error != nullptr) + delay.has_value() + drop.value_or(false) +
+                drop_answer.value_or(false);
   if (actions != 1) {
-    return ApiError::Validation("Give exactly one action: Error, DelayMillis or DropConnection: true");
+    return ApiError::Validation(
+        "Give exactly one action: Error, DelayMillis, DropConnection: true or DropAnswer: true");
   }
   if (error) {
     RequestReader e(*error);
@@ -99,8 +102,10 @@ ApiResult<FaultRules::Rule> FaultRules::Parse(const rapidjson::Value& json) {
     }
     rule.fault.kind = Fault::Kind::kDelay;
     rule.fault.delay_millis = *delay;
-  } else {
+  } else if (drop.value_or(false)) {
     rule.fault.kind = Fault::Kind::kDrop;
+  } else {
+    rule.fault.kind = Fault::Kind::kDropAnswer;
   }
   if (count) {
     if (*count < 1) return ApiError::Validation("Count must be at least 1");
@@ -147,8 +152,11 @@ void FaultRules::WriteRule(JsonWriter& w, const Rule& rule) {
   } else if (f.kind == Fault::Kind::kDelay) {
     w.Key("DelayMillis");
     w.Int64(f.delay_millis);
-  } else {
+  } else if (f.kind == Fault::Kind::kDrop) {
     w.Key("DropConnection");
+    w.Bool(true);
+  } else {
+    w.Key("DropAnswer");
     w.Bool(true);
   }
   if (rule.remaining) {

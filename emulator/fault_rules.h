@@ -12,6 +12,9 @@
 //                "Status": 400, "Message": "…", "CancellationCode": "…"}
 //      | "DelayMillis": n                   answer n ms late (the request runs)
 //      | "DropConnection": true             close the connection, no answer
+//                                           (the request does not run)
+//      | "DropAnswer": true                 run the request, then close the
+//                                           connection without its answer
 //    when (both optional; neither: every matching request):
 //      "Count": n                           the next n matching requests
 //      "Probability": p, "Seed": s          each with probability p, drawn
@@ -41,7 +44,9 @@ namespace ddb::emulator {
 
 // What one matching rule does to one request.
 struct Fault {
-  enum class Kind { kError, kDelay, kDrop };
+  // kDropAnswer makes an "unknown but applied" outcome on purpose: the
+  // client cannot tell it from kDrop, the data can.
+  enum class Kind { kError, kDelay, kDrop, kDropAnswer };
   Kind kind = Kind::kError;
   std::string type;  // kError: the short error type
   int status = 400;

@@ -269,6 +269,11 @@ ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::str
         case Fault::Kind::kDelay:
           out.delay_millis = fault->delay_millis;
           break;
+        case Fault::Kind::kDropAnswer:
+          // Runs as any request (the throttle included), so the write lands
+          // and only its answer is lost: the server closes instead.
+          out.drop_connection = true;
+          break;
       }
     }
   }

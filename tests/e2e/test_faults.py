@@ -2,12 +2,14 @@
 admin API and a --faults file, and what real clients make of them — boto3's
 standard retry mode retrying an injected error, a transaction cancelled with
 DynamoDB's CancellationReasons, a batch answering UnprocessedItems that the
-resource's batch_writer resends, a delayed answer, a dropped connection, a
-seeded probability that repeats, faults kept to one database of
+resource's batch_writer resends, a delayed answer, a dropped connection (the
+request not run) and a dropped answer (the request run), a seeded
+probability that repeats, faults kept to one database of
 --per-key-databases, and a stream trigger whose target's writes fail
 following its retry policy.
 """
 
+import http.client
 import json
 import subprocess
 import sys
@@ -18,7 +20,7 @@ import botocore.exceptions
 import pytest
 from botocore.config import Config
 
-from .e2e_util import ACCESS_KEY, REGION, SECRET_KEY, make_client
+from .e2e_util import ACCESS_KEY, REGION, SECRET_KEY, make_client, signed_headers, split_url
 from .server_util import (admin, admin_ok, own_server_fixtures, run_server, server_binary,
                           wait_for)
 
@@ -48,19 +50,24 @@ def test_rules_are_added_listed_and_removed(server):
     assert first["Error"] == {"Type": "InternalServerError", "Status": 500}
     assert first["Remaining"] == 2 and first["Applied"] == 0
     second = admin_ok(server.url, "faults", {"DelayMillis": 5, "Probability": 0.5, "Seed": 7})
+    third = admin_ok(server.url, "faults", {"Tables": ["orders"], "DropAnswer": True})
+    assert third["DropAnswer"] is True and "DropConnection" not in third
     listed = admin_ok(server.url, "faults")["Rules"]
-    assert [r["Id"] for r in listed] == [first["Id"], second["Id"]]
+    assert [r["Id"] for r in listed] == [first["Id"], second["Id"], third["Id"]]
     assert listed[1]["Probability"] == 0.5 and listed[1]["Seed"] == 7
+    assert listed[2] == third
     assert admin_ok(server.url, "faults/{}".format(first["Id"]), method="DELETE") == {}
     status, answer = admin(server.url, "faults/{}".format(first["Id"]), method="DELETE")
     assert status == 404 and "No such fault rule" in answer["message"]
-    assert admin_ok(server.url, "faults", method="DELETE") == {"Removed": 1}
+    assert admin_ok(server.url, "faults", method="DELETE") == {"Removed": 2}
     assert admin_ok(server.url, "faults")["Rules"] == []
 
 
 @pytest.mark.parametrize("rule, fragment", [
     ({"Count": 1}, "exactly one action"),
     ({"DelayMillis": 1, "DropConnection": True}, "exactly one action"),
+    ({"DropAnswer": True, "DropConnection": True}, "DropAnswer: true"),
+    ({"DropAnswer": False}, "exactly one action"),
     ({"Error": {"Type": "X", "Status": 200}}, "between 400 and 599"),
     ({"Error": {}}, "Error.Type"),
     ({"DropConnection": True, "Probability": 2}, "from 0 to 1"),
@@ -184,6 +191,31 @@ def test_a_dropped_connection_gets_no_answer(server, ddb, tables):
     admin_ok(server.url, "faults", {"Operations": ["PutItem"], "DropConnection": True, "Count": 1})
     answer = put(retrying_client(server.url), table, "dropped")
     assert answer["ResponseMetadata"]["RetryAttempts"] == 1
+
+
+def test_a_dropped_answer_applies_the_request_and_answers_nothing(server, ddb, tables):
+    table = tables()
+    admin_ok(server.url, "faults", {"Operations": ["PutItem"], "DropAnswer": True, "Count": 1})
+    with pytest.raises((botocore.exceptions.ConnectionClosedError,
+                        botocore.exceptions.EndpointConnectionError)):
+        put(ddb, table, "applied")
+    # Unlike DropConnection (above), the write is there.
+    assert ddb.get_item(TableName=table, Key={"pk": {"S": "applied"}})["Item"] == {
+        "pk": {"S": "applied"}}
+
+    # On the wire: the server reads the request, runs it and closes without
+    # a byte of answer, not even a status line.
+    admin_ok(server.url, "faults", {"Operations": ["PutItem"], "DropAnswer": True, "Count": 1})
+    body = json.dumps({"TableName": table, "Item": {"pk": {"S": "raw"}}}).encode()
+    conn = http.client.HTTPConnection(*split_url(server.url), timeout=10)
+    try:
+        conn.request("POST", "/", body=body, headers=signed_headers(server.url, "PutItem", body))
+        with pytest.raises(http.client.RemoteDisconnected):
+            conn.getresponse()
+    finally:
+        conn.close()
+    assert "Item" in ddb.get_item(TableName=table, Key={"pk": {"S": "raw"}})
+    assert admin_ok(server.url, "faults")["Rules"] == []
 
 
 def outcomes(ddb, table, n):

@@ -117,6 +117,35 @@ TEST_F(RequestControlsTest, RulesKeepToTheirDatabase) {
   EXPECT_EQ(controls_->faults().Clear(std::string("a/us-east-1")), 1u);
 }
 
+// Both drop the connection; only DropAnswer runs the request first.
+TEST_F(RequestControlsTest, DropAnswerAppliesTheWriteAndDropConnectionDoesNot) {
+  CreateTable("orders", 100, 100);
+  ASSERT_TRUE(controls_->faults().Add(R"({"Count":1,"DropConnection":true})").ok());
+  auto dropped = Send("PutItem", R"({"TableName":"orders","Item":{"pk":{"S":"dropped"}}})");
+  EXPECT_TRUE(dropped.drop_connection);
+  auto added = controls_->faults().Add(R"({"Count":1,"DropAnswer":true})");
+  ASSERT_TRUE(added.ok());
+  EXPECT_NE(added->find(R"("DropAnswer":true)"), std::string::npos) << *added;
+  auto answered = Send("PutItem", R"({"TableName":"orders","Item":{"pk":{"S":"applied"}}})");
+  EXPECT_TRUE(answered.drop_connection);
+  EXPECT_EQ(answered.response.http_status, 200);  // what ran; the server sends none of it
+  EXPECT_FALSE(controls_->active());
+  EXPECT_EQ(CallOkBody("GetItem", R"({"TableName":"orders","Key":{"pk":{"S":"dropped"}}})"), "{}");
+  EXPECT_EQ(CallOkBody("GetItem", R"({"TableName":"orders","Key":{"pk":{"S":"applied"}}})"),
+            R"({"Item":{"pk":{"S":"applied"}}})");
+}
+
+TEST_F(RequestControlsTest, ARuleHasExactlyOneAction) {
+  for (std::string_view rule :
+       {R"({"DropAnswer":true,"DropConnection":true})", R"({"DropAnswer":true,"DelayMillis":1})",
+        R"({"DropAnswer":false})"}) {
+    auto added = controls_->faults().Add(rule);
+    ASSERT_FALSE(added.ok()) << rule;
+    EXPECT_NE(added.error().message.find("DropAnswer: true"), std::string::npos)
+        << added.error().message;
+  }
+}
+
 TEST_F(RequestControlsTest, TheThrottleRefillsAtTheProvisionedRateWithinA300SecondBurst) {
   controls_->throttle().set_enabled(true);
   CreateTable("tight", 1, 2);

@@ -12,7 +12,8 @@ appears nor vanishes.
   server with --transaction-hold-ms (so transactions and writes meet); once
   plain, once with injected faults: refusals before the request runs
   (definite: no effect), 500s and dropped connections (ambiguous: did not
-  run), and answers delayed past the client's timeout (ambiguous: ran).
+  run), and answers delayed past the client's timeout or dropped after the
+  request ran (ambiguous: ran).
 - A bank: transfers by TransactWriteItems (conditional on the balance),
   retried with their ClientRequestToken until the outcome is known, and
   TransactGetItems audits of every account, under the same faults; every
@@ -281,7 +282,7 @@ def create_table(client, name):
 def fault_rules(table, delays):
     """Faults on one table: refused before running (definite), 500s and
     dropped connections (ambiguous, did not run), answers delayed past the
-    client's timeout (ambiguous, ran)."""
+    client's timeout or dropped after running (ambiguous, ran)."""
     return [
         {"Tables": [table], "Error": {"Type": "ProvisionedThroughputExceededException"},
          "Probability": 0.03, "Seed": 1},
@@ -290,6 +291,8 @@ def fault_rules(table, delays):
         {"Tables": [table], "DropConnection": True, "Probability": 0.01, "Seed": 3},
         {"Tables": [table], "DelayMillis": DELAY_MS, "Probability": 0.005, "Seed": 4,
          "Count": delays},
+        # Last, so the rules above draw on the same requests as without it.
+        {"Tables": [table], "DropAnswer": True, "Probability": 0.01, "Seed": 5},
     ]
 
 
