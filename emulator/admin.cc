@@ -48,6 +48,35 @@ std::string ClockJson(const engine::ShiftableClock& clock) {
   });
 }
 
+// The storage's state: whether writes are accepted, and the fault when not
+// (docs/reliability.md). Times are the machine's, not the test clock's.
+std::string HealthJson(const engine::StorageHealth& health) {
+  const engine::StorageHealth::View view = health.view();
+  return RenderObject([&](JsonWriter& w) {
+    w.Key("Storage");
+    w.StartObject();
+    w.Key("State");
+    WriteString(w, view.writable ? "WRITABLE" : "WRITES_STOPPED");
+    w.Key("Fault");
+    WriteString(w, engine::StorageFaultName(view.fault));
+    if (!view.writable) {
+      w.Key("Message");
+      WriteString(w, engine::DescribeStorageFault(view.fault, view.reason));
+    }
+    w.Key("Stops");
+    w.Uint64(view.stops);
+    if (view.since_millis != 0) {
+      w.Key("LastStoppedAt");
+      WriteString(w, IsoTime(view.since_millis));
+    }
+    if (view.resumed_millis != 0) {
+      w.Key("LastResumedAt");
+      WriteString(w, IsoTime(view.resumed_millis));
+    }
+    w.EndObject();
+  });
+}
+
 ApiResult<std::string> MoveClock(engine::ShiftableClock& clock, std::string_view body) {
   auto doc = ParseAdminBody(body);
   if (!doc.ok()) return doc.take_error();
@@ -315,6 +344,7 @@ std::string Index() {
          R"({"Method":"GET","Path":"/_localdynamo/clock","Does":"the emulator's time"},)"
          R"({"Method":"POST","Path":"/_localdynamo/clock","Does":"move it: {\"AdvanceSeconds\": n} | {\"AdvanceMillis\": n} | {\"SetMillis\": epochMillis} | {\"Reset\": true}"},)"
          R"({"Method":"POST","Path":"/_localdynamo/sweep","Does":"delete expired TTL items and maintain streams now"},)"
+         R"({"Method":"GET","Path":"/_localdynamo/health","Does":"whether the storage takes writes: State WRITABLE or WRITES_STOPPED, the Fault and when"},)"
          R"({"Method":"GET","Path":"/_localdynamo/triggers","Does":"stream triggers with position, lag, last error"},)"
          R"({"Method":"POST","Path":"/_localdynamo/triggers","Does":"create a stream trigger"},)"
          R"({"Method":"GET|DELETE","Path":"/_localdynamo/triggers/<name>","Does":"one trigger"},)"
@@ -354,6 +384,10 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
     return Answer(only("GET or POST"));
   }
   if (rest == "sweep") return Answer(method == "POST" ? Sweep(services.engine) : only("POST"));
+  if (rest == "health") {
+    return method == "GET" ? Response{200, HealthJson(services.engine.storage())}
+                           : Answer(only("GET"));
+  }
   if (rest == "reset") {
     return Answer(method == "POST" ? Reset(services.preloader, body) : only("POST"));
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,6 +43,9 @@ struct DatabaseOptions {
   // Where exports go and imports come from (object_store.h). Null: a
   // folder per bucket under <data_dir>/s3, or memory for an in-memory database.
   std::shared_ptr<ObjectStore> object_store;
+  // Where the storage reports what it did unasked: writes stopping after a
+  // disk fault and resuming, what start-up recovery dropped. Null: nowhere.
+  std::function<void(const std::string&)> log;
 };
 
 }  // namespace ddb::engine

@@ -34,7 +34,8 @@ Engine::Engine(const DatabaseOptions& options, const Clock& clock, std::unique_p
 Result<std::unique_ptr<Engine>> Engine::Open(const DatabaseOptions& options, const Clock& clock) {
   auto store = Store::Open({.in_memory = options.in_memory,
                              .path = options.data_dir,
-                             .write_ahead_log = options.write_ahead_log});
+                             .write_ahead_log = options.write_ahead_log,
+                             .log = options.log});
   if (!store.ok()) return store.status();
   std::unique_ptr<Engine> engine(new Engine(options, clock, std::move(store).value()));
   DDB_RETURN_IF_ERROR(engine->tables_.Load());

@@ -14,6 +14,7 @@
 //   tokens()         ClientRequestToken idempotency             client_tokens.h
 //   key_insights()   Contributor Insights' counters             key_insights.h
 //   object_store()   where exports go and imports come from     object_store.h
+//   storage()        whether the disk takes writes, and why not storage_health.h
 //
 // State: owns the store and every part; each part owns its state.
 // Lock order, across parts: the replicator's, the backups', the registry's,
@@ -71,6 +72,7 @@ class Engine {
   KeyInsights& key_insights() { return key_insights_; }
   ObjectStore& object_store() const { return *object_store_; }
   const Clock& clock() const { return clock_; }
+  const StorageHealth& storage() const { return store_->health(); }
 
  private:
   Engine(const DatabaseOptions& options, const Clock& clock, std::unique_ptr<Store> store);

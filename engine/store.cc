@@ -1,5 +1,7 @@
 #include "engine/store.h"
 
+#include "engine/store_faults.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/env.h>
@@ -22,11 +24,6 @@ constexpr const char* kFamilyNames[kFamilyCount] = {"default", "items", "indexes
                                                     "ttl", "history"};
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
-
-Status FromRocks(const rocksdb::Status& s) {
-  if (s.ok()) return Status::Ok();
-  return Status::Internal("storage error: " + s.ToString());
-}
 
 class RocksSnapshot final : public Store::Snapshot {
  public:
@@ -86,7 +83,11 @@ class DiscardingLogger final : public rocksdb::Logger {
 }  // namespace
 
 struct Store::Rep {
+  explicit Rep(std::function<void(const std::string&)> log) : health(std::move(log)) {}
+
+  StorageHealth health;
   std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only; outlives db
+  std::shared_ptr<StoreRecovery> recovery;  // on disk only; stopped before db closes
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> families;  // owned; destroyed before db
   rocksdb::WriteOptions write_options;
@@ -94,6 +95,7 @@ struct Store::Rep {
   rocksdb::ColumnFamilyHandle* cf(Family f) const { return families[static_cast<int>(f)]; }
 
   ~Rep() {
+    if (recovery) recovery->Stop();
     if (db) {
       // Without the write-ahead log the memtables hold the only copy (in
       // memory, nothing outlives the process anyway).
@@ -134,7 +136,7 @@ Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Store::~Store() = default;
 
 Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
-  auto rep = std::make_unique<Rep>();
+  auto rep = std::make_unique<Rep>(options.log);
   rocksdb::Options db_options;
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
@@ -166,6 +168,11 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     // flush (into files a moment before they are freed) only delays the exit.
     db_options.avoid_flush_during_shutdown = true;
     path = "/localdynamo-in-memory";
+  } else {
+    // A memory file system fails no write: only a disk needs these.
+    db_options.info_log = std::make_shared<RocksInfoLog>(path);
+    rep->recovery = std::make_shared<StoreRecovery>(path, rep->health);
+    db_options.listeners.push_back(rep->recovery);
   }
   rocksdb::ColumnFamilyOptions cf_options(db_options);
   rocksdb::BlockBasedTableOptions table_options;
@@ -223,8 +230,13 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   std::vector<rocksdb::ColumnFamilyHandle*> opened;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &opened, &raw);
-  if (!s.ok()) return Status::Internal("cannot open the database at " + path + ": " + s.ToString());
+  if (!s.ok()) return Status::Internal(OpenFailure(path, s));
   rep->db.reset(raw);
+  if (auto* info_log = dynamic_cast<RocksInfoLog*>(db_options.info_log.get())) {
+    for (const std::string& dropped : info_log->TakeDropped()) {
+      if (options.log) options.log("storage: start-up recovery of " + path + ": " + dropped);
+    }
+  }
   std::vector<std::string> missing;
   for (const char* name : kFamilyNames) {
     if (std::find(existing.begin(), existing.end(), name) == existing.end()) missing.push_back(name);
@@ -241,10 +253,11 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   for (auto* handle : opened) {
     if (handle) rep->db->DestroyColumnFamilyHandle(handle);
   }
-  if (!s.ok()) {
-    return Status::Internal("cannot create the column families at " + path + ": " + s.ToString());
-  }
+  if (!s.ok()) return Status::Internal(OpenFailure(path, s));
   rep->write_options.disableWAL = !write_ahead_log;
+  if (rep->recovery) {
+    rep->recovery->Attach(rep->db.get(), rep->cf(Family::kCatalog), rep->write_options);
+  }
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
 
@@ -260,8 +273,17 @@ Result<std::optional<std::string>> Store::Get(Family family, std::string_view ke
 }
 
 Status Store::Write(Batch& batch) {
-  return FromRocks(rep_->db->Write(rep_->write_options, &batch.rep_->batch));
+  // Refused here while stopped: the recovery alone writes until it has
+  // proved the database takes writes again.
+  if (!rep_->health.writable()) return rep_->health.RefusedWrite();
+  rocksdb::Status s = rep_->db->Write(rep_->write_options, &batch.rep_->batch);
+  if (!s.ok() && rep_->recovery && (s.IsIOError() || s.IsCorruption())) {
+    rep_->recovery->OnWriteFailed(s);
+  }
+  return FromRocks(s);
 }
+
+const StorageHealth& Store::health() const { return rep_->health; }
 
 std::unique_ptr<Store::Snapshot> Store::GetSnapshot() const {
   return std::make_unique<RocksSnapshot>(rep_->db.get());

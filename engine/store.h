@@ -6,16 +6,23 @@
 // (DB, column families, iterators, snapshots) live behind RAII types here and
 // nowhere else.
 //
+// A storage fault (a full disk, a read-only or failing one, a damaged file)
+// never ends the process: every call answers it as a kInternal Status whose
+// message names it (storage_health.h); after one that stops writes, writes
+// are refused until the store has resumed the database by itself.
+//
 // Thread safety: a Store is safe for concurrent use. A Batch, Iterator or
 // Snapshot belongs to one thread at a time; each must not outlive its Store.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/status.h"
+#include "engine/storage_health.h"
 
 namespace ddb::engine {
 
@@ -32,10 +39,16 @@ class Store {
     // flushed when the store closes. For bulk loads that are simply rerun
     // if the process dies: a crash loses what was not flushed yet.
     bool write_ahead_log = true;
+    // Where the store reports what it did without being asked: writes
+    // stopping and resuming, and what start-up recovered or dropped. Null:
+    // nowhere.
+    std::function<void(const std::string&)> log;
   };
 
-  // Opens (creating if missing) the database. Returns kInternal with RocksDB's
-  // reason if it cannot be opened (e.g. another process holds the lock).
+  // Opens (creating if missing) the database. Returns kInternal with one line
+  // naming the directory and the cause if it cannot be opened: another
+  // process holds it, it is read-only, or its files are damaged beyond what
+  // RocksDB's recovery repairs.
   static Result<std::unique_ptr<Store>> Open(const Options& options);
   ~Store();  // flushes and closes
 
@@ -91,6 +104,9 @@ class Store {
   Status Write(Batch& batch);
 
   std::unique_ptr<Snapshot> GetSnapshot() const;
+
+  // Whether writes are accepted, and why not.
+  const StorageHealth& health() const;
 
   // `upper` empty means no upper bound. The iterator starts unpositioned.
   std::unique_ptr<Iterator> NewIterator(Family family, std::string lower, std::string upper,

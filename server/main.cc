@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,7 @@ std::unique_ptr<ddb::server::SignatureVerifier> MakeVerifier(
 int main(int argc, char** argv) {
   using namespace ddb;
   auto started = std::chrono::steady_clock::now();
-  // `localdynamo export|import|dump-models ...` work offline on a data directory.
+  // `localdynamo export|import|dump-models|check|repair ...` work offline on a data directory.
   if (auto data_command = cli::RunDataCommand(argc, argv)) return *data_command;
   // `localdynamo mcp ...`: the Model Context Protocol server on stdio.
   if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
@@ -153,6 +154,10 @@ int main(int argc, char** argv) {
   } else if (!options->s3_dir.empty()) {
     db_options.object_store = std::make_shared<engine::FolderObjectStore>(options->s3_dir);
   }
+  // One fprintf a line: the storage's recovery thread logs beside the others.
+  db_options.log = [](const std::string& line) {
+    std::fprintf(stderr, "localdynamo: %s\n", line.c_str());
+  };
   auto opened = engine::Engine::Open(db_options, clock);
   if (!opened.ok()) {
     std::cerr << "localdynamo: " << opened.status().message() << "\n";
