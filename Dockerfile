@@ -14,7 +14,8 @@
 # - else compiled with the project's CMake build on Debian bookworm: natively
 #   when the architectures match, else with Debian's cross toolchain and the
 #   target's libraries installed through multiarch
-#   (cmake/aarch64-linux-gnu.cmake, cmake/x86_64-linux-gnu.cmake).
+#   (cmake/aarch64-linux-gnu.cmake, cmake/x86_64-linux-gnu.cmake), over
+#   Debian's RocksDB compiled again without its assertions (scripts/rocksdb.sh).
 # scripts/release.sh uses this stage (--target build) to compile the binary
 # of the architecture it is not running on.
 #
@@ -51,7 +52,7 @@ RUN set -eu; \
     apt-get update -qq; \
     packages="binutils busybox-static"; \
     if [ "$mode" = compile ]; then \
-      packages="$packages $compiler make cmake rapidjson-dev librocksdb-dev:$TARGETARCH \
+      packages="$packages $compiler make cmake dpkg-dev rapidjson-dev librocksdb-dev:$TARGETARCH \
         libboost-dev:$TARGETARCH libboost-program-options-dev:$TARGETARCH \
         zlib1g-dev:$TARGETARCH libssl-dev:$TARGETARCH"; \
     fi; \
@@ -85,8 +86,9 @@ RUN set -eu; mkdir -p /out; \
       if [ "$TARGETARCH" != "$BUILDARCH" ]; then \
         cross="-DCMAKE_TOOLCHAIN_FILE=cmake/$triplet.cmake"; strip=$triplet-strip; \
       fi; \
+      scripts/rocksdb.sh /opt/rocksdb "$TARGETARCH"; \
       cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS=OFF -DLOCALDYNAMO_UNITY=ON \
-            $cross >/dev/null; \
+            -DRocksDB_DIR=/opt/rocksdb/lib/cmake/rocksdb $cross >/dev/null; \
       LOCALDYNAMO_COMMIT=$LOCALDYNAMO_COMMIT cmake --build build -j "$JOBS" --target localdynamo; \
       $strip --strip-unneeded -o /out/localdynamo build/localdynamo; \
     fi; \

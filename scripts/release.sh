@@ -99,6 +99,12 @@ for arch in "${archs[@]}"; do
     echo "release: $tree/bin/localdynamo is not statically linked" >&2
     exit 1
   fi
+  # The text of one of RocksDB's assertions (the one a full disk set off) is
+  # in a binary only if its RocksDB kept its assertions (scripts/rocksdb.sh).
+  if grep -q sync_without_flush_called_ "$tree/bin/localdynamo"; then
+    echo "release: $tree/bin/localdynamo links a RocksDB with its debug assertions" >&2
+    exit 1
+  fi
   cp -r fixtures "$tree/share/localdynamo/fixtures"
 done
 

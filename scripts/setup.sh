@@ -68,9 +68,13 @@ if [[ "${1:-}" == "--tests" ]]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
+# Debian's RocksDB compiled again without its debug assertions, which end
+# the process where RocksDB would return an error (scripts/rocksdb.sh): once
+# per machine, about 4 minutes on 2 cores.
+scripts/rocksdb.sh build/rocksdb
 # Unity batches: a build from scratch in about 40% less CPU (CMakeLists.txt).
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCALDYNAMO_TESTS="$tests" -DLOCALDYNAMO_UNITY=ON \
-      >/dev/null
+      -DRocksDB_DIR="$(pwd)/build/rocksdb/lib/cmake/rocksdb" >/dev/null
 if [[ "$tests" == ON ]]; then
   cmake --build build -j "$jobs"
 else
