@@ -110,6 +110,40 @@ int DumpModelsMain(int argc, char** argv) {
   return RunDumpModels(options);
 }
 
+// check and repair read every database of the directory: no --region.
+void AddDataDirOption(po::options_description& options, std::string& data_dir,
+                      const char* what) {
+  options.add_options()
+      ("data-dir", po::value(&data_dir), what)
+      ("help", "print this help and exit");
+}
+
+int CheckMain(int argc, char** argv) {
+  CheckOptions options;
+  po::options_description flags("check options");
+  AddDataDirOption(flags, options.data_dir,
+                   "the data directory to check (default ./localdynamo-data); opened read-only, "
+                   "so stop the server first for a consistent view");
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, nullptr, "localdynamo check [--data-dir D]", &exit_code)) {
+    return exit_code;
+  }
+  return RunCheck(options);
+}
+
+int RepairMain(int argc, char** argv) {
+  RepairOptions options;
+  po::options_description flags("repair options");
+  AddDataDirOption(flags, options.data_dir,
+                   "the data directory to repair (default ./localdynamo-data); no server may "
+                   "run on it, and a copy of it first keeps every choice open");
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, nullptr, "localdynamo repair [--data-dir D]", &exit_code)) {
+    return exit_code;
+  }
+  return RunRepair(options);
+}
+
 }  // namespace
 
 std::optional<int> RunDataCommand(int argc, char** argv) {
@@ -121,6 +155,8 @@ std::optional<int> RunDataCommand(int argc, char** argv) {
   if (command == "export") return ExportMain(sub_argc, sub_argv);
   if (command == "import") return ImportMain(sub_argc, sub_argv);
   if (command == "dump-models") return DumpModelsMain(sub_argc, sub_argv);
+  if (command == "check") return CheckMain(sub_argc, sub_argv);
+  if (command == "repair") return RepairMain(sub_argc, sub_argv);
   return std::nullopt;
 }
 

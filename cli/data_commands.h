@@ -3,6 +3,8 @@
 //   localdynamo export      [--data-dir D] --out DIR [--table T]...
 //   localdynamo import      [--data-dir D] [--table T] [--create-table tables/T.json] PATH...
 //   localdynamo dump-models [--data-dir D] --out DIR [--table T]... [--items]
+//   localdynamo check       [--data-dir D]
+//   localdynamo repair      [--data-dir D]
 //
 // export writes each table in the layout of DynamoDB's export to S3
 // (DYNAMODB_JSON): DIR/<T>/AWSDynamoDB/<export id>/ with manifest-summary.json,
@@ -11,9 +13,15 @@
 // prefix <T> gives. import reads such a directory, a real export, or single
 // data files (gzip or plain; export lines or bare items, as fixtures hold).
 // dump-models writes the tables as a model folder (fixtures/README.md).
+// check reads every table file, item and index entry of every database the
+// directory holds and reports damage and inconsistencies (exit 0 clean, 1
+// problems found, 2 not checked); repair keeps what RocksDB's repair can
+// read, rebuilds indexes from the items, and reports what was lost.
 //
-// All of them open the data directory directly (no server may run on it)
-// and send every request through api::Dispatch.
+// export, import and dump-models open the data directory directly (no
+// server may run on it) and send every request through api::Dispatch;
+// check opens it read-only and repair alone, both below the API
+// (engine/integrity/integrity_check.h, engine/integrity/data_repair.h).
 //
 // Thread safety: each command runs on the calling thread (import adds a
 // reader thread of its own).
@@ -55,5 +63,15 @@ struct DumpModelsOptions {
   bool items = false;
 };
 int RunDumpModels(const DumpModelsOptions& options);
+
+struct CheckOptions {
+  std::string data_dir = "./localdynamo-data";
+};
+int RunCheck(const CheckOptions& options);
+
+struct RepairOptions {
+  std::string data_dir = "./localdynamo-data";
+};
+int RunRepair(const RepairOptions& options);
 
 }  // namespace ddb::cli

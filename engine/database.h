@@ -38,7 +38,7 @@
 #include "engine/read_request.h"
 #include "engine/replication/replication.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_changes.h"
 #include "engine/tables/table_items.h"
 #include "engine/tables/table_registry.h"

@@ -38,7 +38,7 @@
 #include "engine/replication/replication.h"
 #include "engine/settings.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream_log.h"
 #include "engine/streams/stream_reader.h"
 #include "engine/tables/table_changes.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace ddb::engine {
 

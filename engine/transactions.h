@@ -20,7 +20,7 @@
 #include "engine/items/item_write.h"
 #include "engine/items/item_writer.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_registry.h"
 
 namespace ddb::engine {

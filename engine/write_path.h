@@ -7,7 +7,7 @@
 
 #include "engine/clock.h"
 #include "engine/items/item_writer.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_registry.h"
 
 namespace ddb::engine {

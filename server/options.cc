@@ -165,7 +165,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     std::cout << "localdynamo " LOCALDYNAMO_VERSION " — a local DynamoDB-compatible server\n\n"
               << all
               << "\nOffline data commands (the server stopped): localdynamo export|import|"
-                 "dump-models --help\n"
+                 "dump-models|check|repair --help\n"
                  "For coding agents, a Model Context Protocol server on stdio: localdynamo mcp "
                  "--help\n";
     *exit_code = 0;

@@ -26,7 +26,7 @@
 #include "engine/clock.h"
 #include "engine/mutex.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_registry.h"
 #include "engine/thread_annotations.h"
 

@@ -21,7 +21,7 @@
 
 #include "engine/items/item_codec.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_state.h"
 #include "engine/thread_annotations.h"
 

@@ -17,7 +17,7 @@
 #include "engine/client_tokens.h"
 #include "engine/clock.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream_log.h"
 #include "engine/tables/table_registry.h"
 #include "engine/ttl/ttl_schedule.h"

@@ -20,7 +20,7 @@
 #include <string_view>
 
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace ddb::engine::catalog_keys {
 

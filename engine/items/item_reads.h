@@ -11,7 +11,7 @@
 
 #include "engine/attribute_value.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_state.h"
 
 namespace ddb::engine {

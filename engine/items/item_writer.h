@@ -18,7 +18,7 @@
 #include "engine/clock.h"
 #include "engine/items/item_write.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream_log.h"
 #include "engine/tables/table_state.h"
 #include "engine/thread_annotations.h"

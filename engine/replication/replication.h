@@ -40,7 +40,7 @@
 #include "engine/write_path.h"
 #include "engine/settings.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream_log.h"
 #include "engine/tables/table_changes.h"
 #include "engine/tables/table_registry.h"

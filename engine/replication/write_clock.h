@@ -27,7 +27,7 @@
 
 #include "engine/items/item_write.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace ddb::engine {
 

@@ -24,7 +24,7 @@
 #include "engine/clock.h"
 #include "engine/mutex.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream.h"
 #include "engine/tables/table_state.h"
 #include "engine/thread_annotations.h"

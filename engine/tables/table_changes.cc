@@ -14,19 +14,6 @@
 namespace ddb::engine {
 namespace {
 
-// A new GSI's entry for an item. Items whose index key has another type
-// than the new index declares stay out of it, as DynamoDB's backfill leaves
-// them (it reports them as violations).
-BackfillEntryOf GsiEntryOf(const TableSchema& schema, const IndexSchema& index) {
-  return [&schema, &index](std::string_view, const Item& item) -> std::optional<BackfillEntry> {
-    if (!ValidateIndexKeys(schema, item, false).ok()) return std::nullopt;
-    auto key = IndexEntryKey(schema, index, item);
-    if (!key) return std::nullopt;
-    Item projected = ProjectForIndex(schema, index, item);
-    return BackfillEntry{*key, EncodeItem(projected), static_cast<int64_t>(ItemSize(projected))};
-  };
-}
-
 // A new vector index's entry for an item; as for a GSI, items whose vector
 // does not fit the index stay out of it.
 BackfillEntryOf VectorEntryOf(uint64_t table_id, const VectorIndexSchema& index) {
@@ -81,7 +68,7 @@ Result<TableDescription> TableChanges::Update(std::string_view ns, std::string_v
     // Also in memory: a failed backfill must not let the ids be reused.
     state.set_schema(std::make_shared<const TableSchema>(reserved));
     for (IndexSchema* index : created) {
-      DDB_RETURN_IF_ERROR(Backfill(state, index->index_id, GsiEntryOf(schema, *index)));
+      DDB_RETURN_IF_ERROR(Backfill(state, index->index_id, SecondaryIndexEntryOf(schema, *index)));
     }
     for (VectorIndexSchema* index : created_vector) {
       DDB_RETURN_IF_ERROR(
@@ -160,22 +147,13 @@ Result<TableDescription> TableChanges::Update(std::string_view ns, std::string_v
 
 Status TableChanges::Backfill(TableState& state, uint32_t index_id,
                               const BackfillEntryOf& entry_of) {
-  TableStats stats;
   auto batch = std::make_unique<Store::Batch>(store_);
-  DDB_RETURN_IF_ERROR(ForEachTableItem(
-      store_, state.table_id, batch,
-      [&](std::string_view item_key, const Item& item, Store::Batch& batch) {
-        auto entry = entry_of(item_key, item);
-        if (!entry) return Status::Ok();
-        stats.item_count += 1;
-        stats.size_bytes += entry->size;
-        batch.Put(Family::kIndexes, entry->key, entry->value);
-        return Status::Ok();
-      }));
+  auto stats = BackfillEntries(store_, state.table_id, batch, entry_of);
+  if (!stats.ok()) return stats.status();
   batch->Put(Family::kCatalog, catalog_keys::IndexStats(state.table_id, index_id),
-             EncodeTableStats(stats));
+             EncodeTableStats(*stats));
   DDB_RETURN_IF_ERROR(store_.Write(*batch));
-  state.index_stats[index_id] = stats;
+  state.index_stats[index_id] = *stats;
   return Status::Ok();
 }
 

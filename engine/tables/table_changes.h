@@ -16,7 +16,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/clock.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/streams/stream_log.h"
 #include "engine/tables/table_items.h"
 #include "engine/tables/table_registry.h"

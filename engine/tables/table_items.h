@@ -1,6 +1,7 @@
 // Walking every item of a table to derive entries from them — a new GSI's
-// backfill, the TTL schedule when the TTL attribute changes — in batches
-// of bounded size, so that a large table never builds one huge batch.
+// backfill, the TTL schedule when the TTL attribute changes, the indexes
+// `localdynamo repair` rebuilds — in batches of bounded size, so that a
+// large table never builds one huge batch.
 //
 // Thread safety: as Store; the caller holds the table's write_mu so that no
 // write slips between the walk and the schema that follows it.
@@ -14,8 +15,9 @@
 #include <string_view>
 
 #include "engine/attribute_value.h"
+#include "engine/catalog/catalog.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace ddb::engine {
 
@@ -39,5 +41,18 @@ struct BackfillEntry {
 };
 using BackfillEntryOf =
     std::function<std::optional<BackfillEntry>(std::string_view item_key, const Item& item)>;
+
+// A GSI's or LSI's entry for an item. Items whose index key has another
+// type than the index declares stay out of it, as DynamoDB's backfill
+// leaves them (it reports them as violations). `schema` and `index` must
+// outlive the function.
+BackfillEntryOf SecondaryIndexEntryOf(const TableSchema& schema, const IndexSchema& index);
+
+// Adds `entry_of`'s entry of every item of table `table_id` to the
+// `indexes` family through `batch`, written and replaced as
+// ForEachTableItem does, and returns the statistics of the entries added.
+Result<TableStats> BackfillEntries(Store& store, uint64_t table_id,
+                                   std::unique_ptr<Store::Batch>& batch,
+                                   const BackfillEntryOf& entry_of);
 
 }  // namespace ddb::engine

@@ -18,7 +18,7 @@
 #include "engine/attribute_value.h"
 #include "engine/catalog/catalog.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace ddb::engine {
 

@@ -17,7 +17,7 @@
 #include "engine/items/item_writer.h"
 #include "engine/mutex.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_registry.h"
 #include "engine/thread_annotations.h"
 #include "engine/ttl/ttl_schedule.h"

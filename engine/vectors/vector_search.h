@@ -18,7 +18,7 @@
 #include "engine/attribute_value.h"
 #include "engine/catalog/catalog.h"
 #include "engine/status.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 #include "engine/tables/table_registry.h"
 #include "engine/tables/table_state.h"
 #include "engine/thread_annotations.h"

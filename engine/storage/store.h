@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "engine/status.h"
-#include "engine/storage_health.h"
+#include "engine/storage/storage_health.h"
 
 namespace ddb::engine {
 

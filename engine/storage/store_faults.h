@@ -26,7 +26,7 @@
 
 #include "engine/mutex.h"
 #include "engine/status.h"
-#include "engine/storage_health.h"
+#include "engine/storage/storage_health.h"
 
 namespace ddb::engine {
 

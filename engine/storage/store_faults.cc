@@ -1,4 +1,4 @@
-#include "engine/store_faults.h"
+#include "engine/storage/store_faults.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -83,13 +83,19 @@ void RocksInfoLog::Logv(const char* format, va_list ap) {
 
 void RocksInfoLog::Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) {
   if (level < GetInfoLogLevel()) return;
-  char line[1024];
-  std::vsnprintf(line, sizeof line, format, ap);
+  // Its event lines are JSON of a few KB: sized to fit, not cut.
+  va_list measure;
+  va_copy(measure, ap);
+  const int length = std::vsnprintf(nullptr, 0, format, measure);
+  va_end(measure);
+  if (length < 0) return;
+  std::string line(static_cast<size_t>(length), '\0');
+  std::vsnprintf(line.data(), line.size() + 1, format, ap);
   MutexLock lock(mu_);
   // Recovery of a damaged write-ahead log reports each cut as "dropping N bytes".
   if (keeping_ && level >= rocksdb::WARN_LEVEL &&
-      std::string_view(line).find("dropping") != std::string_view::npos) {
-    dropped_.emplace_back(line);
+      line.find("dropping") != std::string::npos) {
+    dropped_.push_back(line);
   }
   if (!file_) return;
   const std::time_t now = std::time(nullptr);
@@ -98,7 +104,7 @@ void RocksInfoLog::Logv(const rocksdb::InfoLogLevel level, const char* format, v
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y/%m/%d-%H:%M:%S", &utc);
   // A failed write is dropped; the next line tries again.
-  std::fprintf(file_, "%s %s\n", stamp, line);
+  std::fprintf(file_, "%s %s\n", stamp, line.c_str());
   std::fflush(file_);
   clearerr(file_);
 }

@@ -1,6 +1,7 @@
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
-#include "engine/store_faults.h"
+#include "engine/storage/store_faults.h"
+#include "engine/storage/stored_options.h"
 
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
@@ -20,8 +21,8 @@
 namespace ddb::engine {
 namespace {
 
-constexpr const char* kFamilyNames[kFamilyCount] = {"default", "items", "indexes", "streams",
-                                                    "ttl", "history"};
+// The families' persisted names, one list for the store and the offline tools.
+constexpr const auto& kFamilyNames = kStoredFamilyNames;
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
@@ -233,19 +234,27 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   if (!s.ok()) return Status::Internal(OpenFailure(path, s));
   rep->db.reset(raw);
   if (auto* info_log = dynamic_cast<RocksInfoLog*>(db_options.info_log.get())) {
-    for (const std::string& dropped : info_log->TakeDropped()) {
-      if (options.log) options.log("storage: start-up recovery of " + path + ": " + dropped);
+    for (std::string dropped : info_log->TakeDropped()) {
+      // "[db/db_impl/db_impl_open.cc:982] <file>: dropping N bytes; <why>": the source line goes.
+      if (dropped.starts_with('[')) dropped.erase(0, dropped.find("] ") + 2);
+      if (options.log) {
+        options.log("storage: start-up recovery of " + path +
+                    " dropped a damaged part of the write-ahead log, and the writes in it (" +
+                    dropped + ")");
+      }
     }
   }
   std::vector<std::string> missing;
-  for (const char* name : kFamilyNames) {
-    if (std::find(existing.begin(), existing.end(), name) == existing.end()) missing.push_back(name);
+  for (std::string_view name : kFamilyNames) {
+    if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
+      missing.emplace_back(name);
+    }
   }
   std::vector<rocksdb::ColumnFamilyHandle*> created;
   if (!missing.empty()) s = rep->db->CreateColumnFamilies(cf_options, missing, &created);
   opened.insert(opened.end(), created.begin(), created.end());
   // In kFamilyNames' order; a family this version does not know stays closed.
-  for (const char* name : kFamilyNames) {
+  for (std::string_view name : kFamilyNames) {
     for (auto*& handle : opened) {
       if (handle && handle->GetName() == name) rep->families.push_back(std::exchange(handle, nullptr));
     }

@@ -1,4 +1,4 @@
-#include "engine/storage_health.h"
+#include "engine/storage/storage_health.h"
 
 #include <chrono>
 #include <cstdio>
