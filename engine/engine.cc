@@ -38,10 +38,17 @@ Result<std::unique_ptr<Engine>> Engine::Open(const DatabaseOptions& options, con
                              .log = options.log});
   if (!store.ok()) return store.status();
   std::unique_ptr<Engine> engine(new Engine(options, clock, std::move(store).value()));
-  DDB_RETURN_IF_ERROR(engine->tables_.Load());
-  DDB_RETURN_IF_ERROR(engine->backups_.Load());
-  DDB_RETURN_IF_ERROR(engine->streams_.Load());
-  DDB_RETURN_IF_ERROR(engine->AttachStreams());
+  Status loaded = engine->tables_.Load();
+  if (loaded.ok()) loaded = engine->backups_.Load();
+  if (loaded.ok()) loaded = engine->streams_.Load();
+  if (loaded.ok()) loaded = engine->AttachStreams();
+  // What start-up could not read is the data directory's fault: say which
+  // one, as a store that cannot open does.
+  if (!loaded.ok() && !options.in_memory) {
+    return Status::Internal("cannot open the data directory " + options.data_dir + ": " +
+                            loaded.message());
+  }
+  if (!loaded.ok()) return loaded;
   return engine;
 }
 
