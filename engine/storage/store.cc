@@ -1,5 +1,6 @@
 #include "engine/storage/store.h"
 
+#include "engine/storage/rocks_iterator.h"
 #include "engine/storage/store_faults.h"
 #include "engine/storage/stored_options.h"
 
@@ -24,8 +25,6 @@ namespace {
 // The families' persisted names, one list for the store and the offline tools.
 constexpr const auto& kFamilyNames = kStoredFamilyNames;
 
-rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
-
 class RocksSnapshot final : public Store::Snapshot {
  public:
   RocksSnapshot(rocksdb::DB* db) : db_(db), snapshot_(db->GetSnapshot()) {}
@@ -41,36 +40,6 @@ const rocksdb::Snapshot* Unwrap(const Store::Snapshot* snapshot) {
   return snapshot ? static_cast<const RocksSnapshot*>(snapshot)->get() : nullptr;
 }
 
-class RocksIterator final : public Store::Iterator {
- public:
-  RocksIterator(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, std::string lower,
-                std::string upper, const rocksdb::Snapshot* snapshot)
-      : lower_(std::move(lower)), upper_(std::move(upper)) {
-    rocksdb::ReadOptions options;
-    options.snapshot = snapshot;
-    lower_slice_ = rocksdb::Slice(lower_);
-    upper_slice_ = rocksdb::Slice(upper_);
-    if (!lower_.empty()) options.iterate_lower_bound = &lower_slice_;
-    if (!upper_.empty()) options.iterate_upper_bound = &upper_slice_;
-    it_.reset(db->NewIterator(options, cf));
-  }
-  void Seek(std::string_view key) override { it_->Seek(ToSlice(key)); }
-  void SeekForPrev(std::string_view key) override { it_->SeekForPrev(ToSlice(key)); }
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
-  bool Valid() const override { return it_->Valid(); }
-  void Next() override { it_->Next(); }
-  void Prev() override { it_->Prev(); }
-  std::string_view key() const override { return it_->key().ToStringView(); }
-  std::string_view value() const override { return it_->value().ToStringView(); }
-  Status status() const override { return FromRocks(it_->status()); }
-
- private:
-  // The bounds must outlive the RocksDB iterator that points at them.
-  std::string lower_, upper_;
-  rocksdb::Slice lower_slice_, upper_slice_;
-  std::unique_ptr<rocksdb::Iterator> it_;
-};
 
 // In memory, RocksDB's informational log would be a file in RAM that no one
 // can read and that only grows; formatting it (every option of every column
@@ -301,8 +270,10 @@ std::unique_ptr<Store::Snapshot> Store::GetSnapshot() const {
 std::unique_ptr<Store::Iterator> Store::NewIterator(Family family, std::string lower,
                                                    std::string upper,
                                                    const Snapshot* snapshot) const {
+  rocksdb::ReadOptions options;
+  options.snapshot = Unwrap(snapshot);
   return std::make_unique<RocksIterator>(rep_->db.get(), rep_->cf(family), std::move(lower),
-                                         std::move(upper), Unwrap(snapshot));
+                                         std::move(upper), options, FromRocks);
 }
 
 }  // namespace ddb::engine

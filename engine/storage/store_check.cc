@@ -10,12 +10,11 @@
 #include <map>
 #include <utility>
 
+#include "engine/storage/rocks_iterator.h"
 #include "engine/storage/stored_options.h"
 
 namespace ddb::engine {
 namespace {
-
-rocksdb::Slice SliceOf(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
 // A scan reads every block once: caching them would only evict each other.
 rocksdb::ReadOptions ScanOptions() {
@@ -25,38 +24,10 @@ rocksdb::ReadOptions ScanOptions() {
   return options;
 }
 
-class ReadOnlyIterator final : public Store::Iterator {
- public:
-  ReadOnlyIterator(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, std::string lower,
-                   std::string upper)
-      : lower_(std::move(lower)), upper_(std::move(upper)) {
-    rocksdb::ReadOptions options = ScanOptions();
-    lower_slice_ = rocksdb::Slice(lower_);
-    upper_slice_ = rocksdb::Slice(upper_);
-    if (!lower_.empty()) options.iterate_lower_bound = &lower_slice_;
-    if (!upper_.empty()) options.iterate_upper_bound = &upper_slice_;
-    it_.reset(db->NewIterator(options, cf));
-  }
-  void Seek(std::string_view key) override { it_->Seek(SliceOf(key)); }
-  void SeekForPrev(std::string_view key) override { it_->SeekForPrev(SliceOf(key)); }
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
-  bool Valid() const override { return it_->Valid(); }
-  void Next() override { it_->Next(); }
-  void Prev() override { it_->Prev(); }
-  std::string_view key() const override { return it_->key().ToStringView(); }
-  std::string_view value() const override { return it_->value().ToStringView(); }
-  Status status() const override {
-    rocksdb::Status s = it_->status();
-    return s.ok() ? Status::Ok() : Status::Internal(s.ToString());
-  }
-
- private:
-  // The bounds must outlive the RocksDB iterator that points at them.
-  std::string lower_, upper_;
-  rocksdb::Slice lower_slice_, upper_slice_;
-  std::unique_ptr<rocksdb::Iterator> it_;
-};
+// The check reports RocksDB's own words for what it met.
+Status RocksWords(const rocksdb::Status& s) {
+  return s.ok() ? Status::Ok() : Status::Internal(s.ToString());
+}
 
 // A family the directory does not have.
 class EmptyIterator final : public Store::Iterator {
@@ -162,17 +133,17 @@ std::unique_ptr<Store::Iterator> ReadOnlyStore::NewIterator(Family family, std::
                                                            std::string upper) const {
   auto it = rep_->families.find(family);
   if (it == rep_->families.end()) return std::make_unique<EmptyIterator>();
-  return std::make_unique<ReadOnlyIterator>(rep_->db.get(), it->second, std::move(lower),
-                                            std::move(upper));
+  return std::make_unique<RocksIterator>(rep_->db.get(), it->second, std::move(lower),
+                                         std::move(upper), ScanOptions(), RocksWords);
 }
 
 Result<std::optional<std::string>> ReadOnlyStore::Get(Family family, std::string_view key) const {
   auto it = rep_->families.find(family);
   if (it == rep_->families.end()) return std::optional<std::string>();
   std::string value;
-  rocksdb::Status s = rep_->db->Get(ScanOptions(), it->second, SliceOf(key), &value);
+  rocksdb::Status s = rep_->db->Get(ScanOptions(), it->second, ToSlice(key), &value);
   if (s.IsNotFound()) return std::optional<std::string>();
-  if (!s.ok()) return Status::Internal(s.ToString());
+  if (!s.ok()) return RocksWords(s);
   return std::optional<std::string>(std::move(value));
 }
 
