@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "engine/secondary_index.h"
 #include "engine/vectors/vector_index.h"
@@ -45,6 +46,8 @@ void Consumption::Add(const Consumption& other) {
   for (const auto& [name, units] : other.global_indexes) global_indexes[name] += units;
   for (const auto& [name, units] : other.local_indexes) local_indexes[name] += units;
   for (const auto& [name, bytes] : other.vector_write_bytes) vector_write_bytes[name] += bytes;
+  table_bytes += other.table_bytes;
+  for (const auto& [name, bytes] : other.index_bytes) index_bytes[name] += bytes;
 }
 
 double ReadUnits(size_t bytes, bool consistent, bool transactional) {
@@ -64,7 +67,8 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
   c.transactional = transactional;
   size_t old_size = old_item ? engine::BilledItemSize(schema, *old_item) : 0;
   size_t new_size = new_item ? engine::BilledItemSize(schema, *new_item) : 0;
-  c.table_units = WriteUnits(std::max(old_size, new_size), transactional);
+  c.table_bytes = std::max(old_size, new_size);
+  c.table_units = WriteUnits(c.table_bytes, transactional);
   // Index entries are charged once, also in transactions.
   for (const engine::IndexSchema* index : engine::AllIndexes(schema)) {
     auto old_key = old_item ? engine::IndexEntryKey(schema, *index, *old_item) : std::nullopt;
@@ -73,17 +77,22 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
     std::optional<engine::Item> old_entry, new_entry;
     if (old_key) old_entry = engine::ProjectForIndex(schema, *index, *old_item);
     if (new_key) new_entry = engine::ProjectForIndex(schema, *index, *new_item);
-    auto entry_units = [](const engine::Item& entry) { return WriteUnits(engine::ItemSize(entry)); };
+    size_t old_bytes = old_entry ? engine::ItemSize(*old_entry) : 0;
+    size_t new_bytes = new_entry ? engine::ItemSize(*new_entry) : 0;
     double units = 0;
+    size_t bytes = 0;
     if (old_key && new_key && *old_key == *new_key) {
       if (*old_entry == *new_entry) continue;  // the index does not change
-      units = std::max(entry_units(*old_entry), entry_units(*new_entry));
+      units = std::max(WriteUnits(old_bytes), WriteUnits(new_bytes));
+      bytes = std::max(old_bytes, new_bytes);
     } else {
-      if (old_entry) units += entry_units(*old_entry);
-      if (new_entry) units += entry_units(*new_entry);
+      if (old_entry) units += WriteUnits(old_bytes);
+      if (new_entry) units += WriteUnits(new_bytes);
+      bytes = old_bytes + new_bytes;
     }
     if (units == 0) continue;
     (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
+    c.index_bytes[index->name] = bytes;
   }
   for (const engine::VectorIndexSchema& index : schema.vector_indexes) {
     if (!engine::VectorEntryChanges(schema, index, old_item, new_item)) continue;
@@ -101,15 +110,20 @@ Consumption ReadConsumption(const engine::TableSchema& schema, const engine::Ind
   double units = ReadUnits(bytes, consistent, transactional);
   if (!index) {
     c.table_units = units;
+    c.table_bytes = bytes;
   } else {
     (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
+    c.index_bytes[index->name] = bytes;
   }
   return c;
 }
 
 void AddFetchedItems(Consumption& consumption, const std::vector<size_t>& fetched_sizes,
                      bool consistent) {
-  for (size_t size : fetched_sizes) consumption.table_units += ReadUnits(size, consistent);
+  for (size_t size : fetched_sizes) {
+    consumption.table_units += ReadUnits(size, consistent);
+    consumption.table_bytes += size;
+  }
 }
 
 void WriteVectorSearchCapacity(JsonWriter& w, size_t request_bytes) {
@@ -162,6 +176,15 @@ void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& cons
 void TableCapacities::Add(const Consumption& consumption) {
   tables_.try_emplace(consumption.table, consumption.table, consumption.write)
       .first->second.Add(consumption);
+}
+
+void TableCapacities::RecordIn(AccessRecord& record) const {
+  for (const auto& [table, consumption] : tables_) {
+    record.consumed.push_back(consumption);
+    auto read = items_read_.find(table);
+    uint64_t items = read == items_read_.end() ? 0 : read->second;
+    record.accesses.push_back({.table = table, .items_read = items, .items_returned = items});
+  }
 }
 
 void TableCapacities::WriteTo(JsonWriter& w, std::string_view mode) const {

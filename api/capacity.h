@@ -22,6 +22,8 @@
 
 namespace ddb::api {
 
+struct AccessRecord;
+
 // What one request consumed on one table and its indexes.
 struct Consumption {
   Consumption() = default;
@@ -36,6 +38,10 @@ struct Consumption {
   // VectorWriteRequestBytes per vector index the write changed, reported
   // under INDEXES only and never in CapacityUnits (captured 2026-08).
   std::map<std::string, size_t> vector_write_bytes;
+  // The item bytes behind the units: the table's (the billed size), and
+  // each index's (its entries'). For the access profile; never rendered.
+  size_t table_bytes = 0;
+  std::map<std::string, size_t> index_bytes;
 
   double total() const;
   void Add(const Consumption& other);
@@ -90,9 +96,15 @@ class TableCapacities {
   void Add(const Consumption& consumption);
   // Writes "ConsumedCapacity": [one per table] when `mode` asks for it.
   void WriteTo(JsonWriter& w, std::string_view mode) const;
+  // Counts an item a read found in `table`, for the access profile.
+  void CountRead(const std::string& table) { ++items_read_[table]; }
+  // Adds each table's consumption, and the request's access to it, to
+  // the access profile's record.
+  void RecordIn(AccessRecord& record) const;
 
  private:
   std::map<std::string, Consumption> tables_;
+  std::map<std::string, uint64_t> items_read_;
 };
 
 // The ItemCollectionMetrics member of BatchWriteItem and TransactWriteItems:

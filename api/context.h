@@ -30,6 +30,7 @@ struct Caller {
 };
 
 class CapturedItems;
+struct AccessRecord;
 
 struct Context {
   engine::Engine& engine;
@@ -40,6 +41,9 @@ struct Context {
   CapturedItems* captured_items = nullptr;
   // The request's text, for the operations whose errors point into it.
   std::string_view body;
+  // What the request read and wrote, for the access profile; null when it
+  // is not kept (access_record.h).
+  AccessRecord* record = nullptr;
 
   std::string TableArn(std::string_view table) const {
     return "arn:aws:dynamodb:" + caller.region + ":" + caller.account_id + ":table/" +

@@ -7,6 +7,8 @@
 #include <array>
 #include <utility>
 
+#include "api/access_record.h"
+#include "api/access_shape.h"
 #include "api/items/item_capture.h"
 #include "api/json_reader.h"
 #include "api/operations.h"
@@ -126,7 +128,7 @@ Response MissingAuthenticationTokenResponse() {
 bool IsKnownTarget(std::string_view target) { return FindHandler(target) != nullptr; }
 
 Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view target,
-                  std::string_view body) {
+                  std::string_view body, AccessRecord* record) {
   Handler handler = FindHandler(target);
   if (!handler) return ErrorResponse(ApiError::UnknownOperation());
   // A request nests far less than this; deeper input is refused before any
@@ -137,9 +139,13 @@ Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view
       (!ParseUntrustedJson(body, doc) || !doc.IsObject())) {
     return ErrorResponse(ApiError::Serialization(""));
   }
-  Context context{engine, engine.database(), caller, &captured, body};
+  Context context{engine, engine.database(), caller, &captured, body, record};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
+  if (record) {
+    record->operation = target.substr(target.find('.') + 1);
+    DescribeShape(record->operation, doc, *record);
+  }
   return {200, std::move(result).value()};
 }
 

@@ -19,9 +19,12 @@ struct Response {
   std::string body;
 };
 
-// `target` is the X-Amz-Target header's value.
+struct AccessRecord;
+
+// `target` is the X-Amz-Target header's value. With a `record`, a request
+// that succeeds also says in it what it read and wrote (access_record.h).
 Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view target,
-                  std::string_view body);
+                  std::string_view body, AccessRecord* record = nullptr);
 
 // The answers to requests that never reach an operation.
 Response UnknownOperationResponse();

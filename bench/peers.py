@@ -510,8 +510,10 @@ def main():
                              "(repeatable; name it in --servers)")
     parser.add_argument("--only", choices=["throughput", "memory", "scale"], action="append",
                         help="run only these parts (repeatable)")
+    parser.add_argument("--connections", help="comma-separated connection counts "
+                        "(default 1,16,64)")
     args = parser.parse_args()
-    connections = [1, 16, 64]
+    connections = [int(c) for c in (args.connections or "1,16,64").split(",")]
     starts = 5
     if args.quick:
         args.seconds, args.rounds, args.items, connections, starts = 1, 1, 20_000, [16], 3

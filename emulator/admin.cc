@@ -3,12 +3,14 @@
 #include <rapidjson/document.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 
 #include "api/attribute_json.h"
 #include "api/json_reader.h"
 #include "api/resources/insights_report.h"
 #include "emulator/admin_body.h"
+#include "emulator/profile/profile_report.h"
 #include "emulator/replication_admin.h"
 
 namespace ddb::emulator {
@@ -358,7 +360,44 @@ std::string Index() {
          R"({"Method":"GET|POST","Path":"/_localdynamo/replication","Does":"global tables: the replication delay and each member's backlog; {\"DelayMillis\": n, \"TableName\"?, \"Region\"?} sets a delay"},)"
          R"({"Method":"POST","Path":"/_localdynamo/replication/settle","Does":"apply every pending replicated write now"},)"
          R"({"Method":"GET","Path":"/_localdynamo/namespace","Does":"the database (Namespace) a request signed with ?accessKey=k&region=r reaches"},)"
+         R"({"Method":"GET|DELETE","Path":"/_localdynamo/profile","Does":"the access profile: requests, units, cost, filter waste, Scans, shapes, hot keys per table and index; ?namespace=ns, ?region=r; DELETE starts it afresh"},)"
          R"({"Method":"GET","Path":"/_localdynamo/insights/<table>","Does":"Contributor Insights: each enabled rule's ten most accessed or throttled keys; ?namespace=ns for one database"}]})";
+}
+
+// GET profile (?namespace, ?region, ?shapes) or DELETE it (?namespace).
+ApiResult<std::string> ProfileControl(AccessProfile* profile, const engine::Database& db,
+                                      std::string_view method, std::string_view query) {
+  if (!profile) {
+    return ApiError::AdminNotFound("The access profile is off (the server was started with "
+                                   "--no-profile)");
+  }
+  std::optional<std::string> ns = NamespaceParameter(query);
+  if (method == "DELETE") {
+    profile->Reset(ns ? &*ns : nullptr);
+    return std::string(R"({"Reset":true})");
+  }
+  if (method != "GET") {
+    return ApiError::AdminMethodNotAllowed("Use GET or DELETE on /_localdynamo/profile");
+  }
+  std::string region = QueryParameter(query, "region").value_or(std::string(api::kDefaultRegion));
+  ProfileQuery request{.ns = ns ? &*ns : nullptr, .prices = PricesOf(region)};
+  if (!request.prices) {
+    std::string priced;
+    for (const OnDemandPrices& prices : PricedRegions()) {
+      priced += (priced.empty() ? "" : ", ") + std::string(prices.region);
+    }
+    return ApiError::Validation("No on-demand prices for region " + region + " here; priced: " +
+                                priced);
+  }
+  if (auto shapes = QueryParameter(query, "shapes")) {
+    char* end = nullptr;
+    long n = std::strtol(shapes->c_str(), &end, 10);
+    if (shapes->empty() || *end != '\0' || n < 0 || n > 200) {
+      return ApiError::Validation("shapes must be a number from 0 to 200");
+    }
+    request.shapes = static_cast<size_t>(n);
+  }
+  return RenderProfile(*profile, db, request);
 }
 
 }  // namespace
@@ -413,6 +452,9 @@ Response HandleAdmin(AdminServices& services, std::string_view method, std::stri
                                      sub, body));
   }
   if (rest == "throttle") return Answer(ThrottleControl(services.controls.throttle(), method, body));
+  if (rest == "profile") {
+    return Answer(ProfileControl(services.profile, services.engine.database(), method, query));
+  }
   if (rest.starts_with("insights/")) {
     if (method != "GET") return Answer(only("GET"));
     return Answer(api::InsightsReport(services.engine, NamespaceParameter(query).value_or(""),

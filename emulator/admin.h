@@ -32,6 +32,9 @@
 //   DELETE /_localdynamo/faults/<id>    removes one
 //   GET|POST /_localdynamo/replication  global tables' delay and backlog; settle
 //                                       (emulator/replication_admin.h)
+//   GET  /_localdynamo/profile          the access profile (docs/profile.md);
+//                                       ?namespace, ?region (prices), ?shapes
+//   DELETE /_localdynamo/profile        starts it afresh (?namespace: one database's)
 //   GET  /_localdynamo/throttle         whether it is on, and every bucket
 //   POST /_localdynamo/throttle         {"Enabled": bool} and/or {"Reset": true}
 //                                       (every bucket starts afresh)
@@ -47,6 +50,7 @@
 #include "api/database_scope.h"
 #include "api/dispatch.h"
 #include "emulator/models.h"
+#include "emulator/profile/access_profile.h"
 #include "emulator/replicator.h"
 #include "emulator/request_controls.h"
 #include "emulator/snapshots.h"
@@ -70,6 +74,8 @@ struct AdminServices {
   // Global tables' replication; null where nothing replicates in the
   // background (the MCP server's offline database).
   Replicator* replicator = nullptr;
+  // The access profile of the requests served; null when it is off.
+  AccessProfile* profile = nullptr;
 };
 
 // `path` is the request target, starting with kAdminPrefix.

@@ -187,7 +187,8 @@ std::map<std::string, size_t> RequestControls::BatchRequestsThatFit(
 }
 
 api::Response RequestControls::Throttled(const api::Caller& caller, std::string_view target,
-                                         rapidjson::Document& doc, const RequestShape& shape) {
+                                         rapidjson::Document& doc, const RequestShape& shape,
+                                         api::AccessRecord* record) {
   // Admission, per table named.
   std::set<std::string> held;
   std::optional<api::ApiError> first;
@@ -217,10 +218,10 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
   if (auto given = doc.FindMember("ReturnConsumedCapacity"); given != doc.MemberEnd()) {
     if (given->value.IsString()) mode = std::string(api::View(given->value));
     if (!given->value.IsNull() && mode != "NONE" && mode != "TOTAL" && mode != "INDEXES") {
-      return api::Dispatch(engine_, caller, target, ToJson(doc));
+      return api::Dispatch(engine_, caller, target, ToJson(doc), record);
     }
     if (!given->value.IsNull() && !given->value.IsString()) {
-      return api::Dispatch(engine_, caller, target, ToJson(doc));
+      return api::Dispatch(engine_, caller, target, ToJson(doc), record);
     }
   }
   auto& alloc = doc.GetAllocator();
@@ -235,7 +236,7 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
     kept = BatchRequestsThatFit(caller, doc, admitted, shape.reads);
   }
   for (const auto& table : held) kept[table] = 0;
-  api::Response ran = kept.empty() ? api::Dispatch(engine_, caller, target, ToJson(doc))
+  api::Response ran = kept.empty() ? api::Dispatch(engine_, caller, target, ToJson(doc), record)
                                    : DispatchHoldingBack(engine_, caller, target, doc, kept);
   if (ran.http_status != 200) return ran;
   rapidjson::Document answer;
@@ -250,10 +251,10 @@ api::Response RequestControls::Throttled(const api::Caller& caller, std::string_
 }
 
 ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::string_view target,
-                                             std::string_view body) {
+                                             std::string_view body, api::AccessRecord* record) {
   rapidjson::Document doc;
   if (!api::IsKnownTarget(target) || !api::ParseUntrustedJson(body, doc) || !doc.IsObject()) {
-    return {api::Dispatch(engine_, caller, target, body)};
+    return {api::Dispatch(engine_, caller, target, body, record)};
   }
   RequestShape shape = ShapeOf(target, doc);
   ControlledResponse out;
@@ -278,9 +279,9 @@ ControlledResponse RequestControls::Dispatch(const api::Caller& caller, std::str
     }
   }
   if (throttle_.enabled() && shape.consumes) {
-    out.response = Throttled(caller, target, doc, shape);
+    out.response = Throttled(caller, target, doc, shape, record);
   } else {
-    out.response = api::Dispatch(engine_, caller, target, body);
+    out.response = api::Dispatch(engine_, caller, target, body, record);
   }
   return out;
 }

@@ -44,12 +44,15 @@ class RequestControls {
   // Whether Dispatch would do anything api::Dispatch does not.
   bool active() const { return faults_.any() || throttle_.enabled(); }
 
+  // With a `record`, as api::Dispatch's (a batch the throttle runs in part
+  // is not recorded).
   ControlledResponse Dispatch(const api::Caller& caller, std::string_view target,
-                              std::string_view body);
+                              std::string_view body, api::AccessRecord* record = nullptr);
 
  private:
   api::Response Throttled(const api::Caller& caller, std::string_view target,
-                          rapidjson::Document& doc, const RequestShape& shape);
+                          rapidjson::Document& doc, const RequestShape& shape,
+                          api::AccessRecord* record);
   std::map<std::string, size_t> BatchRequestsThatFit(const api::Caller& caller,
                                                      const rapidjson::Value& doc,
                                                      const std::set<std::string>& admitted,

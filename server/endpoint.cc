@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <ctime>
+#include <optional>
 #include <random>
 
+#include "api/access_record.h"
 #include "api/dispatch.h"
 #include "emulator/host_names.h"
 #include "server/console.h"
@@ -189,13 +191,22 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
       result = api::Response{500, api::RenderError(api::ApiError::Internal(
                                       "Loading the preloaded models failed: " +
                                       loaded.error().message))};
-    } else if (options_.controls && options_.controls->active()) {
-      auto controlled = options_.controls->Dispatch(caller, request.amz_target, request.body);
-      result = std::move(controlled.response);
-      response.delay = std::chrono::milliseconds(controlled.delay_millis);
-      response.drop_connection = controlled.drop_connection;
     } else {
-      result = api::Dispatch(engine_, caller, request.amz_target, request.body);
+      std::optional<api::AccessRecord> record;
+      if (options_.profile) record.emplace();
+      api::AccessRecord* kept = record ? &*record : nullptr;
+      if (options_.controls && options_.controls->active()) {
+        auto controlled =
+            options_.controls->Dispatch(caller, request.amz_target, request.body, kept);
+        result = std::move(controlled.response);
+        response.delay = std::chrono::milliseconds(controlled.delay_millis);
+        response.drop_connection = controlled.drop_connection;
+      } else {
+        result = api::Dispatch(engine_, caller, request.amz_target, request.body, kept);
+      }
+      if (record && result.http_status == 200 && !record->operation.empty()) {
+        options_.profile->Add(caller.ns, *record, std::time(nullptr));
+      }
     }
   }
   response.status = result.http_status;

@@ -14,6 +14,7 @@
 
 #include "api/database_scope.h"
 #include "emulator/admin.h"
+#include "emulator/profile/access_profile.h"
 #include "engine/engine.h"
 #include "server/access_policy.h"
 #include "server/http_server.h"
@@ -44,6 +45,9 @@ struct EndpointOptions {
   // Injected faults and the throttle; null, or inactive, leaves requests to
   // api::Dispatch alone.
   emulator::RequestControls* controls = nullptr;
+  // Adds up every successful DynamoDB request; null when it is off
+  // (--no-profile).
+  emulator::AccessProfile* profile = nullptr;
 };
 
 class Endpoint {

@@ -31,6 +31,7 @@
 #include "server/dynamodb_local_banner.h"
 #include "server/endpoint.h"
 #include "server/healthcheck.h"
+#include "server/profile_command.h"
 #include "server/http_server.h"
 #include "server/options.h"
 #include "server/s3_client.h"
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
     return mcp::RunMcpCommand(argc - 1, argv + 1, FindModelsDir(server::Options{}, argv[0]));
   }
   if (auto health_exit = server::RunHealthCheckIfAsked(argc, argv)) return *health_exit;
+  if (auto profile_exit = server::RunProfileCommandIfAsked(argc, argv)) return *profile_exit;
   int exit_code = 0;
   auto options = server::ParseOptions(argc, argv, &exit_code);
   if (!options) return exit_code;
@@ -238,8 +240,11 @@ int main(int argc, char** argv) {
   emulator::Snapshots snapshots(engine, preloader, clock);
   auto replicator =
       std::make_unique<emulator::Replicator>(engine, options->replication_delay_millis);
+  std::unique_ptr<emulator::AccessProfile> profile;
+  if (options->profile) profile = std::make_unique<emulator::AccessProfile>();
   emulator::AdminServices admin{engine,   clock,     *triggers, preloader,
-                                controls, snapshots, scope,     replicator.get()};
+                                controls, snapshots, scope,     replicator.get(),
+                                profile.get()};
 
   server::AccessPolicy access({.cors = options->cors_params,
                                .allowed_hosts = options->allowed_hosts,
@@ -253,7 +258,8 @@ int main(int argc, char** argv) {
                                        .console = options->console,
                                        .dynamodb_local_root = options->dynamodb_local_root,
                                        .verifier = verifier.get(),
-                                       .controls = &controls});
+                                       .controls = &controls,
+                                       .profile = profile.get()});
   std::unique_ptr<server::HttpServer> http;
   try {
     http = std::make_unique<server::HttpServer>(
@@ -322,6 +328,9 @@ int main(int argc, char** argv) {
   pthread_kill(signal_waiter.native_handle(), SIGTERM);
   signal_waiter.join();
   http.reset();
+  if (profile && !options->in_memory) {
+    server::SaveProfile(*profile, engine.database(), options->data_dir);
+  }
   maintenance.reset();
   triggers.reset();
   replicator.reset();

@@ -90,6 +90,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       ("triggers", po::value(&options.triggers_file),
        "JSON file of local stream triggers (a list of definitions; see docs/streams-and-triggers.md)")
       ("no-admin", "turn off the admin API (/_localdynamo/…)")
+      ("no-profile", "do not keep the access profile of the requests served (docs/profile.md)")
       ("admin-token", po::value(&options.admin_token)->value_name("TOKEN"),
        "every admin API call must send 'Authorization: Bearer TOKEN' (default from "
        "$LOCALDYNAMO_ADMIN_TOKEN; none: see --admin-open)")
@@ -208,6 +209,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   if (vm.count("no-admin")) options.admin = false;
+  if (vm.count("no-profile")) options.profile = false;
   if (vm.count("no-console")) options.console = false;
   if (options.ttl_interval_seconds < 0 || options.ttl_interval_seconds > 86400) {
     std::cerr << "localdynamo: --ttl-interval must be between 0 and 86400\n";

@@ -31,6 +31,7 @@ struct Options {
   int delay_transient_millis = 0;
   int transaction_hold_millis = 0;
   bool throttle = false;    // provisioned capacity throttles (emulator/throttle.h)
+  bool profile = true;      // the access profile (docs/profile.md); false: --no-profile
   std::string faults_file;  // injected-fault rules to start with; empty: none
   int threads = 0;
   double request_timeout_seconds = 30;  // a begun request must arrive within this

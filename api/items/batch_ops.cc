@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/items/expression_request.h"
@@ -181,7 +182,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
   }
   TableCapacities consumed;
   size_t bytes = 0;
-  return RenderObject([&](JsonWriter& w) {
+  std::string rendered = RenderObject([&](JsonWriter& w) {
     size_t next = 0;
     // Keys past the 16 MB response cap, by table.
     std::map<std::string, std::vector<const Item*>> unprocessed;
@@ -200,6 +201,7 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
         size_t size = item ? engine::ItemSize(*item) : 0;
         consumed.Add(ReadConsumption(*gets.schema, nullptr, size, gets.consistent));
         if (!item) continue;
+        consumed.CountRead(gets.schema->name);
         bytes += size;
         WriteProjected(w, *item, gets.expressions.projection);
       }
@@ -227,6 +229,8 @@ ApiResult<std::string> BatchGetItem(Context& ctx, const rapidjson::Value& reques
     w.EndObject();
     consumed.WriteTo(w, CapacityMode(request));
   });
+  if (ctx.record) consumed.RecordIn(*ctx.record);
+  return rendered;
 }
 
 ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& request) {
@@ -327,6 +331,7 @@ ApiResult<std::string> BatchWriteItem(Context& ctx, const rapidjson::Value& requ
     NoteItemWrite(ctx, *write.schema, write.item, old_ptr, write.put ? &write.item : nullptr);
     if (want_metrics) collections.Add(*write.schema, write.item);
   }
+  if (ctx.record) consumed.RecordIn(*ctx.record);
   return RenderObject([&](JsonWriter& w) {
     w.Key("UnprocessedItems");
     w.StartObject();

@@ -1,4 +1,5 @@
 // PutItem, GetItem, UpdateItem, DeleteItem.
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/items/item_request.h"
@@ -27,13 +28,16 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
                                      const Item* old_item, const Item* new_item) {
   std::optional<Consumption> consumption;
   std::shared_ptr<const engine::TableSchema> schema;
-  if (WantsCapacity(request.return_consumed_capacity) || request.item_collection_metrics) {
+  bool wants = WantsCapacity(request.return_consumed_capacity);
+  if (wants || request.item_collection_metrics || ctx.record) {
     auto found = ctx.db.GetSchema(ctx.caller.ns, request.table);
     if (!found.ok()) return found.status();
     schema = std::move(found).value();
   }
-  if (WantsCapacity(request.return_consumed_capacity)) {
-    consumption = WriteConsumption(*schema, old_item, new_item);
+  if (wants || ctx.record) consumption = WriteConsumption(*schema, old_item, new_item);
+  if (ctx.record) {
+    ctx.record->consumed.push_back(*consumption);
+    ctx.record->accesses.push_back({.table = request.table});
   }
   const Item* touched = new_item ? new_item : old_item;
   if (schema) {
@@ -112,11 +116,17 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
   if (!item.ok()) return item.status();
   NoteKeyRead(ctx, parsed->table, "", parsed->attributes);
   std::optional<Consumption> consumption;
-  if (WantsCapacity(parsed->return_consumed_capacity)) {
+  if (WantsCapacity(parsed->return_consumed_capacity) || ctx.record) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, parsed->table);
     if (!schema.ok()) return schema.status();
     size_t size = item->has_value() ? engine::ItemSize(**item) : 0;
     consumption = ReadConsumption(**schema, nullptr, size, parsed->consistent);
+  }
+  if (ctx.record) {
+    ctx.record->consumed.push_back(*consumption);
+    uint64_t found = item->has_value() ? 1 : 0;
+    ctx.record->accesses.push_back(
+        {.table = parsed->table, .items_read = found, .items_returned = found});
   }
   return RenderObject([&](JsonWriter& w) {
     if (item->has_value()) {

@@ -2,7 +2,9 @@
 // (engine/key_insights.h): a read of a key on the table or one of its
 // global indexes, and a write of an item, counted on the table and on every
 // global index the item is in (a write there consumes the index's capacity
-// too). Nothing is done for a table without insights enabled.
+// too). Nothing is counted there for a table without insights enabled;
+// the access profile's partition keys (access_record.h) are noted for every
+// table when the request keeps a record.
 //
 // Thread safety: as the Database.
 #pragma once

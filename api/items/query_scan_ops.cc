@@ -2,6 +2,7 @@
 // filters, projections, Select, pagination and parallel scan segments.
 #include <set>
 
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/items/expression_request.h"
@@ -294,11 +295,14 @@ double ScanMinimumUnits(const ReadRequest& request, const Target& target,
 }
 
 // Filters, projects and renders one page.
+// With a record, notes the page's consumption and items in it; a Scan's
+// `held` is the items its table or index held.
 std::string RenderPage(const engine::Page& page, const ReadRequest& request,
-                       const std::string& select, const Target& target,
-                       double min_read_units = 0) {
+                       const std::string& select, const Target& target, AccessRecord* record,
+                       double min_read_units = 0, std::optional<int64_t> held = std::nullopt) {
   const auto& filter = request.expressions.filter;
-  return RenderObject([&](JsonWriter& w) {
+  size_t returned = 0;
+  std::string rendered = RenderObject([&](JsonWriter& w) {
     size_t count = 0;
     if (select != "COUNT") {
       w.Key("Items");
@@ -319,15 +323,39 @@ std::string RenderPage(const engine::Page& page, const ReadRequest& request,
       w.Key("LastEvaluatedKey");
       WriteItem(w, *page.last_evaluated_key);
     }
-    if (WantsCapacity(request.consumed_capacity)) {
-      w.Key("ConsumedCapacity");
+    returned = count;
+    if (WantsCapacity(request.consumed_capacity) || record) {
       Consumption consumption =
           ReadConsumption(*target.schema, target.index, page.bytes_read, request.consistent);
       AddFetchedItems(consumption, page.fetched_sizes, request.consistent);
       consumption.table_units = std::max(consumption.table_units, min_read_units);
-      WriteCapacity(w, request.consumed_capacity, consumption);
+      if (WantsCapacity(request.consumed_capacity)) {
+        w.Key("ConsumedCapacity");
+        WriteCapacity(w, request.consumed_capacity, consumption);
+      }
+      if (record) record->consumed.push_back(std::move(consumption));
     }
   });
+  if (record) {
+    AccessRecord::Access access{.table = request.table, .index = request.index_name,
+                                .items_read = page.items.size(), .items_returned = returned,
+                                .scan = held.has_value()};
+    if (held && *held > 0) {
+      access.table_fraction =
+          std::min(1.0, static_cast<double>(page.items.size()) / static_cast<double>(*held));
+    }
+    record->accesses.push_back(std::move(access));
+  }
+  return rendered;
+}
+
+// The items the Scan's table or index holds, as DescribeTable counts them.
+int64_t ItemsHeld(Context& ctx, const ReadRequest& request, const Target& target) {
+  auto described = ctx.db.DescribeTable(ctx.caller.ns, request.table);
+  if (!described.ok()) return 0;
+  if (!target.index) return described->stats.item_count;
+  auto found = described->index_stats.find(target.index->index_id);
+  return found == described->index_stats.end() ? 0 : found->second.item_count;
 }
 
 }  // namespace
@@ -380,7 +408,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
   query.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Query(ctx.caller.ns, parsed->table, query);
   if (!page.ok()) return page.status();
-  if (!target->schema->contributor_insights.empty()) {
+  if (!target->schema->contributor_insights.empty() || ctx.record) {
     // A Query reads one partition: counted by its partition key.
     Item partition;
     for (size_t i = 0; i < key.hash.size() && i < query.partition.size(); ++i) {
@@ -389,7 +417,7 @@ ApiResult<std::string> Query(Context& ctx, const rapidjson::Value& request) {
     NoteKeyRead(ctx, *target->schema, parsed->index_name, partition);
   }
   if (single_row) page->last_evaluated_key.reset();
-  return RenderPage(*page, *parsed, *select, *target);
+  return RenderPage(*page, *parsed, *select, *target, ctx.record);
 }
 
 ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
@@ -411,7 +439,10 @@ ApiResult<std::string> Scan(Context& ctx, const rapidjson::Value& request) {
   scan.exclusive_start_key = parsed->exclusive_start_key;
   auto page = ctx.db.Scan(ctx.caller.ns, parsed->table, scan);
   if (!page.ok()) return page.status();
-  return RenderPage(*page, *parsed, *select, *target, ScanMinimumUnits(*parsed, *target, *page));
+  std::optional<int64_t> held;
+  if (ctx.record) held = ItemsHeld(ctx, *parsed, *target);
+  return RenderPage(*page, *parsed, *select, *target, ctx.record,
+                    ScanMinimumUnits(*parsed, *target, *page), held);
 }
 
 }  // namespace ddb::api

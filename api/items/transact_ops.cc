@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "api/capacity.h"
 #include "api/items/item_request.h"
@@ -191,7 +192,9 @@ ApiResult<std::string> TransactGetItems(Context& ctx, const rapidjson::Value& re
     NoteKeyRead(ctx, *schemas[i], "", gets[i].attributes);
     size_t size = (*found)[i] ? engine::ItemSize(*(*found)[i]) : 0;
     consumed.Add(ReadConsumption(*schemas[i], nullptr, size, true, true));
+    if ((*found)[i]) consumed.CountRead(schemas[i]->name);
   }
+  if (ctx.record) consumed.RecordIn(*ctx.record);
   return RenderObject([&](JsonWriter& w) {
     w.Key("Responses");
     w.StartArray();

@@ -1,5 +1,6 @@
 // The write path of transactions, shared by TransactWriteItems and
 // ExecuteTransaction.
+#include "api/access_record.h"
 #include "api/items/transact_write.h"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ CancellationReason ReasonFor(const Status& status, std::optional<Item>& failed_i
 // again, as DynamoDB does: as transactional reads of the items.
 ApiResult<bool> Replay(Context& ctx, const std::vector<TransactAction>& actions,
                                       Schemas& schemas, TableCapacities& consumed, std::string_view mode) {
-  if (WantsCapacity(mode)) {
+  if (WantsCapacity(mode) || ctx.record) {
     std::vector<engine::ItemRef> refs;
     for (const TransactAction& action : actions) refs.push_back({action.request.table, action.key});
     auto found = ctx.db.GetItems(ctx.caller.ns, refs);
@@ -244,6 +245,7 @@ ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<Transa
     if (seen_before == engine::TokenCheck::kRepeat) {
       auto replayed = Replay(ctx, actions, answer.schemas, answer.consumed, capacity_mode);
       if (!replayed.ok()) return replayed.take_error();
+      if (ctx.record) answer.consumed.RecordIn(*ctx.record);
       return answer;
     }
   }
@@ -273,6 +275,7 @@ ApiResult<TransactWriteAnswer> RunTransactWrite(Context& ctx, std::vector<Transa
                     before ? &*before : nullptr, after ? &*after : nullptr);
     }
   }
+  if (ctx.record) answer.consumed.RecordIn(*ctx.record);
   return answer;
 }
 

@@ -3,6 +3,7 @@
 // transaction operations (partiql_statement.h, transact_write.h).
 #include <algorithm>
 
+#include "api/access_record.h"
 #include "api/attribute_json.h"
 #include "api/base64.h"
 #include "api/capacity.h"
@@ -116,6 +117,12 @@ ApiResult<std::string> ExecuteSelect(Context& ctx, const rapidjson::Value& reque
   auto result = RunSelect(ctx, select, options);
   if (!result.ok()) return result.take_error();
   std::string_view mode = CapacityMode(request);
+  if (ctx.record) {
+    ctx.record->consumed.push_back(result->consumption);
+    ctx.record->accesses.push_back({.table = result->consumption.table,
+                                    .items_read = result->items.size(),
+                                    .items_returned = result->items.size()});
+  }
   return RenderObject([&](JsonWriter& w) {
     WriteItems(w, result->items);
     if (result->next) {
@@ -142,6 +149,10 @@ ApiResult<std::string> ExecuteWrite(Context& ctx, const rapidjson::Value& reques
   auto result = RunWrite(ctx, *action);
   if (!result.ok()) return result.take_error();
   std::string_view mode = CapacityMode(request);
+  if (ctx.record) {
+    ctx.record->consumed.push_back(result->consumption);
+    ctx.record->accesses.push_back({.table = result->consumption.table});
+  }
   return RenderObject([&](JsonWriter& w) {
     std::vector<Item> items;
     if (result->returned) items.push_back(std::move(*result->returned));
@@ -299,7 +310,7 @@ ApiResult<std::string> ReadTransaction(Context& ctx,
     return CancelOnConflicts(conflicts);
   }
   TableCapacities consumed;
-  return RenderObject([&](JsonWriter& w) {
+  std::string rendered = RenderObject([&](JsonWriter& w) {
     w.Key("Responses");
     w.StartArray();
     for (size_t i = 0; i < keyed.size(); ++i) {
@@ -317,6 +328,8 @@ ApiResult<std::string> ReadTransaction(Context& ctx,
     w.EndArray();
     consumed.WriteTo(w, mode);
   });
+  if (ctx.record) consumed.RecordIn(*ctx.record);
+  return rendered;
 }
 
 }  // namespace
@@ -354,6 +367,7 @@ ApiResult<std::string> BatchExecuteStatement(Context& ctx, const rapidjson::Valu
       RunBatchStatement(ctx, (*list)->GetArray()[i], statements[i], consumed, w);
     }));
   }
+  if (ctx.record) consumed.RecordIn(*ctx.record);
   return RenderObject([&](JsonWriter& w) {
     w.Key("Responses");
     w.StartArray();

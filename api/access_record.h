@@ -1,0 +1,54 @@
+// AccessRecord: what one successful request read and wrote, for the
+// emulator's access profile (emulator/profile/access_profile.h). The data
+// operations fill it when their Context carries one (api::Dispatch's
+// `record`); nothing here is rendered to the client.
+//
+// Thread safety: a record belongs to one request on one thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "api/capacity.h"
+#include "engine/attribute_value.h"
+
+namespace ddb::api {
+
+struct AccessRecord {
+  // One table or index a request named: a Query or Scan with IndexName
+  // names the index (index non-empty), everything else the table.
+  struct Access {
+    std::string table;
+    std::string index;
+    uint64_t items_read = 0;      // ScannedCount, or the items a key lookup found
+    uint64_t items_returned = 0;  // Count: what passed the filter
+    bool scan = false;
+    // A Scan's items read over the items the table or index held (0 to 1).
+    double table_fraction = 0;
+  };
+  // A partition key a request read or wrote, as Contributor Insights'
+  // "most accessed" rules count it: on the table, and on each global index
+  // a write changed or a Query named.
+  struct PartitionKey {
+    std::string table;
+    std::string index;
+    engine::Item key;
+  };
+
+  // The request's operation ("Query"), set by api::Dispatch.
+  std::string operation;
+  // What DynamoDB would return as ConsumedCapacity (INDEXES), per table,
+  // whether or not the request asked for it.
+  std::vector<Consumption> consumed;
+  std::vector<Access> accesses;
+  std::vector<PartitionKey> partition_keys;
+  // The request's shape, set by api::Dispatch for the operations naming one
+  // table: its key condition and filter with values written as `?`, and its
+  // projection (access_shape.h).
+  std::string key_condition;
+  std::string filter;
+  std::string projection;
+};
+
+}  // namespace ddb::api

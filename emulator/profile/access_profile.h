@@ -1,0 +1,108 @@
+// AccessProfile: every successful DynamoDB request the server answered,
+// added up per database, table and index (docs/profile.md): requests by
+// operation, the read and write units DynamoDB would charge and the bytes
+// behind them, items read against items returned, Scans and how much of
+// the table each read, request shapes, hot partition keys and units per
+// second. Kept in memory, from the server's start or the last reset.
+//
+// Memory is bounded: at most kMaxShapes shapes per table (later new ones
+// are added to one "(other)" shape), kMaxKeys partition keys per table and
+// index (later new keys are not counted, as a Contributor Insights rule
+// reports only its top contributors) and kTimelineSeconds seconds of units.
+//
+// Thread safety: safe for concurrent use (`mu_`, a leaf lock held only to
+// add a record or copy the tallies).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "api/access_record.h"
+#include "engine/attribute_value.h"
+#include "engine/mutex.h"
+
+namespace ddb::emulator {
+
+struct UnitsAndBytes {
+  double read_units = 0;
+  double write_units = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+};
+
+// A table's or one of its indexes' tallies.
+struct ResourceTally {
+  std::map<std::string, uint64_t> requests;  // by operation
+  UnitsAndBytes units;
+  uint64_t items_read = 0;
+  uint64_t items_returned = 0;
+  uint64_t scans = 0;
+  uint64_t scan_items_read = 0;
+  double scan_fraction_sum = 0;
+  double scan_fraction_max = 0;
+  struct KeyCount {
+    engine::Item key;
+    uint64_t count = 0;
+  };
+  std::map<std::string, KeyCount> partition_keys;  // by the key's DebugString
+};
+
+struct ShapeTally {
+  std::string operation;
+  std::string index;
+  std::string key_condition;
+  std::string filter;
+  std::string projection;
+  uint64_t count = 0;
+  double read_units = 0;
+  double write_units = 0;
+  uint64_t items_read = 0;
+  uint64_t items_returned = 0;
+};
+
+struct SecondUnits {
+  int64_t second = 0;  // Unix time
+  double read_units = 0;
+  double write_units = 0;
+};
+
+struct TableTally {
+  std::map<std::string, ResourceTally> resources;  // "": the table; else an index
+  std::map<std::string, ShapeTally> shapes;        // by a key of all the shape's parts
+  std::deque<SecondUnits> timeline;                // oldest first
+};
+
+// Database (namespace) -> table -> its tallies.
+using ProfileTallies = std::map<std::string, std::map<std::string, TableTally>>;
+
+class AccessProfile {
+ public:
+  static constexpr size_t kMaxShapes = 200;
+  static constexpr size_t kMaxKeys = 1000;
+  static constexpr size_t kTimelineSeconds = 600;
+
+  AccessProfile();
+
+  // Adds one request's record, answered at `unix_second`.
+  void Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second)
+      EXCLUDES(mu_);
+  // A copy of the tallies: every database's, or `ns`'s alone.
+  ProfileTallies Tallies(const std::string* ns = nullptr) const EXCLUDES(mu_);
+  // Starts afresh: every database, or `ns` alone.
+  void Reset(const std::string* ns = nullptr) EXCLUDES(mu_);
+  // When counting began (Unix millis): the start or the last whole reset.
+  int64_t since_millis() const EXCLUDES(mu_);
+
+ private:
+  mutable engine::Mutex mu_;
+  ProfileTallies tallies_ GUARDED_BY(mu_);
+  int64_t since_millis_ GUARDED_BY(mu_) = 0;
+};
+
+// The table named by `name`, which may be a table ARN.
+std::string_view TableOfName(std::string_view name);
+
+}  // namespace ddb::emulator

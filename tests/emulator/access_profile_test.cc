@@ -1,0 +1,83 @@
+#include "emulator/profile/access_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ddb::emulator {
+namespace {
+
+api::AccessRecord Read(std::string table, std::string filter, std::string pk) {
+  api::AccessRecord record;
+  record.operation = "Query";
+  record.filter = std::move(filter);
+  api::Consumption consumed(table, false);
+  consumed.table_units = 0.5;
+  consumed.table_bytes = 100;
+  record.consumed.push_back(consumed);
+  record.accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
+  record.partition_keys.push_back(
+      {table, "", engine::Item{{"pk", engine::AttributeValue(std::move(pk))}}});
+  return record;
+}
+
+TEST(AccessProfileTest, AddsUnitsItemsAndKeysPerTable) {
+  AccessProfile profile;
+  profile.Add("", Read("orders", "a > ?", "k1"), 100);
+  profile.Add("", Read("arn:aws:dynamodb:us-east-1:000000000000:table/orders", "a > ?", "k1"),
+              100);
+  profile.Add("", Read("orders", "b > ?", "k2"), 101);
+  ProfileTallies tallies = profile.Tallies();
+  const TableTally& orders = tallies.at("").at("orders");
+  const ResourceTally& table = orders.resources.at("");
+  EXPECT_EQ(table.requests.at("Query"), 3u);
+  EXPECT_EQ(table.units.read_units, 1.5);
+  EXPECT_EQ(table.units.read_bytes, 300u);
+  EXPECT_EQ(table.items_read, 12u);
+  EXPECT_EQ(table.items_returned, 3u);
+  EXPECT_EQ(orders.shapes.size(), 2u);
+  EXPECT_EQ(table.partition_keys.at(engine::DebugString(
+                engine::Item{{"pk", engine::AttributeValue(std::string("k1"))}})).count,
+            2u);
+  ASSERT_EQ(orders.timeline.size(), 2u);
+  EXPECT_EQ(orders.timeline[0].second, 100);
+  EXPECT_EQ(orders.timeline[0].read_units, 1.0);
+}
+
+TEST(AccessProfileTest, NewShapesPastTheCapGoToOther) {
+  AccessProfile profile;
+  for (size_t i = 0; i < AccessProfile::kMaxShapes + 5; ++i) {
+    profile.Add("", Read("t", "f" + std::to_string(i), "k"), 1);
+  }
+  const TableTally& table = profile.Tallies().at("").at("t");
+  EXPECT_EQ(table.shapes.size(), AccessProfile::kMaxShapes + 1);
+  EXPECT_EQ(table.shapes.at("(other)").count, 5u);
+  EXPECT_EQ(table.shapes.at("(other)").read_units, 2.5);
+}
+
+TEST(AccessProfileTest, KeysPastTheCapAreNotCountedAndTheTimelineIsBounded) {
+  AccessProfile profile;
+  for (int64_t i = 0; i < static_cast<int64_t>(AccessProfile::kMaxKeys) + 10; ++i) {
+    profile.Add("", Read("t", "", "k" + std::to_string(i)), i);
+  }
+  const TableTally& table = profile.Tallies().at("").at("t");
+  EXPECT_EQ(table.resources.at("").partition_keys.size(), AccessProfile::kMaxKeys);
+  EXPECT_EQ(table.timeline.size(), AccessProfile::kTimelineSeconds);
+  EXPECT_EQ(table.timeline.back().second, static_cast<int64_t>(AccessProfile::kMaxKeys) + 9);
+}
+
+TEST(AccessProfileTest, ResetsOneDatabaseOrAll) {
+  AccessProfile profile;
+  profile.Add("a", Read("t", "", "k"), 1);
+  profile.Add("b", Read("t", "", "k"), 1);
+  std::string a = "a";
+  profile.Reset(&a);
+  EXPECT_EQ(profile.Tallies().count("a"), 0u);
+  EXPECT_EQ(profile.Tallies(&a).size(), 0u);
+  EXPECT_EQ(profile.Tallies().count("b"), 1u);
+  profile.Reset();
+  EXPECT_TRUE(profile.Tallies().empty());
+}
+
+}  // namespace
+}  // namespace ddb::emulator
