@@ -35,17 +35,13 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
     schema = std::move(found).value();
   }
   if (wants || ctx.record) consumption = WriteConsumption(*schema, old_item, new_item);
-  if (ctx.record) {
-    ctx.record->consumed.push_back(*consumption);
-    ctx.record->accesses.push_back({.table = request.table});
-  }
   const Item* touched = new_item ? new_item : old_item;
   if (schema) {
     NoteItemWrite(ctx, *schema, request.attributes, old_item, new_item);
   } else {
     NoteItemWrite(ctx, request.table, request.attributes, old_item, new_item);
   }
-  return RenderObject([&](JsonWriter& w) {
+  std::string rendered = RenderObject([&](JsonWriter& w) {
     if (attributes && !attributes->empty()) {
       w.Key("Attributes");
       WriteItem(w, *attributes);
@@ -56,6 +52,11 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
       WriteItemCollection(w, *schema, touched ? *touched : request.attributes);
     }
   });
+  if (ctx.record) {
+    ctx.record->consumed.push_back(std::move(*consumption));
+    ctx.record->accesses.push_back({.table = request.table});
+  }
+  return rendered;
 }
 
 const Item* Pointer(const std::optional<Item>& item) { return item ? &*item : nullptr; }
@@ -122,19 +123,20 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
     size_t size = item->has_value() ? engine::ItemSize(**item) : 0;
     consumption = ReadConsumption(**schema, nullptr, size, parsed->consistent);
   }
-  if (ctx.record) {
-    ctx.record->consumed.push_back(*consumption);
-    uint64_t found = item->has_value() ? 1 : 0;
-    ctx.record->accesses.push_back(
-        {.table = parsed->table, .items_read = found, .items_returned = found});
-  }
-  return RenderObject([&](JsonWriter& w) {
+  std::string rendered = RenderObject([&](JsonWriter& w) {
     if (item->has_value()) {
       w.Key("Item");
       WriteProjected(w, **item, parsed->expressions.projection);
     }
     if (consumption) WriteConsumed(w, *parsed, *consumption);
   });
+  if (ctx.record) {
+    ctx.record->consumed.push_back(std::move(*consumption));
+    uint64_t found = item->has_value() ? 1 : 0;
+    ctx.record->accesses.push_back(
+        {.table = parsed->table, .items_read = found, .items_returned = found});
+  }
+  return rendered;
 }
 
 }  // namespace ddb::api

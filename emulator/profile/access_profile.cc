@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <vector>
 
 namespace ddb::emulator {
 namespace {
@@ -42,8 +43,7 @@ void AddToTimeline(TableTally& table, int64_t second, double read, double write)
   timeline.back().write_units += write;
 }
 
-void CountKey(ResourceTally& resource, const engine::Item& key) {
-  std::string text = engine::DebugString(key);
+void CountKey(ResourceTally& resource, std::string text, const engine::Item& key) {
   auto it = resource.partition_keys.find(text);
   if (it == resource.partition_keys.end()) {
     if (resource.partition_keys.size() >= AccessProfile::kMaxKeys) return;
@@ -66,7 +66,72 @@ std::string_view TableOfName(std::string_view name) {
   return name.substr(0, name.find('/'));
 }
 
+// Adds `from` into `to`, keeping the caps.
+static void Merge(ResourceTally& to, const ResourceTally& from) {
+  for (const auto& [op, count] : from.requests) to.requests[op] += count;
+  to.units.read_units += from.units.read_units;
+  to.units.write_units += from.units.write_units;
+  to.units.read_bytes += from.units.read_bytes;
+  to.units.write_bytes += from.units.write_bytes;
+  to.items_read += from.items_read;
+  to.items_returned += from.items_returned;
+  to.scans += from.scans;
+  to.scan_items_read += from.scan_items_read;
+  to.scan_fraction_sum += from.scan_fraction_sum;
+  to.scan_fraction_max = std::max(to.scan_fraction_max, from.scan_fraction_max);
+  for (const auto& [text, key] : from.partition_keys) {
+    auto it = to.partition_keys.find(text);
+    if (it != to.partition_keys.end()) {
+      it->second.count += key.count;
+    } else if (to.partition_keys.size() < AccessProfile::kMaxKeys) {
+      to.partition_keys.emplace(text, key);
+    }
+  }
+}
+
+static void Merge(ShapeTally& to, const ShapeTally& from) {
+  to.count += from.count;
+  to.read_units += from.read_units;
+  to.write_units += from.write_units;
+  to.items_read += from.items_read;
+  to.items_returned += from.items_returned;
+}
+
+static void Merge(TableTally& to, const TableTally& from) {
+  for (const auto& [name, resource] : from.resources) Merge(to.resources[name], resource);
+  for (const auto& [key, shape] : from.shapes) {
+    auto it = to.shapes.find(key);
+    if (it == to.shapes.end()) {
+      size_t named = to.shapes.size() - to.shapes.count("(other)");
+      if (named < AccessProfile::kMaxShapes || key == "(other)") {
+        to.shapes.emplace(key, shape);
+        continue;
+      }
+      it = to.shapes.try_emplace("(other)", ShapeTally{.operation = "(other)"}).first;
+    }
+    Merge(it->second, shape);
+  }
+  std::map<int64_t, SecondUnits> seconds;
+  const std::deque<SecondUnits>* both[] = {&to.timeline, &from.timeline};
+  for (const std::deque<SecondUnits>* timeline : both) {
+    for (const SecondUnits& s : *timeline) {
+      SecondUnits& into = seconds.try_emplace(s.second, SecondUnits{s.second, 0, 0}).first->second;
+      into.read_units += s.read_units;
+      into.write_units += s.write_units;
+    }
+  }
+  to.timeline.clear();
+  for (const auto& [second, units] : seconds) to.timeline.push_back(units);
+  while (to.timeline.size() > AccessProfile::kTimelineSeconds) to.timeline.pop_front();
+}
+
 AccessProfile::AccessProfile() : since_millis_(NowMillis()) {}
+
+AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
+  static std::atomic<size_t> next{0};
+  thread_local const size_t slot = next.fetch_add(1, std::memory_order_relaxed) % kShards;
+  return shards_[slot];
+}
 
 void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second) {
   // Each table's units in this request, for its shape and timeline.
@@ -75,15 +140,32 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     auto& [read, write] = table_units[TableOfName(c.table)];
     (c.write ? write : read) += c.total();
   }
-  engine::MutexLock lock(mu_);
-  auto& tables = tallies_[std::string(ns)];
+  // The strings first, outside the lock.
+  std::vector<std::string> shape_keys;
+  shape_keys.reserve(record.accesses.size());
+  for (const api::AccessRecord::Access& access : record.accesses) {
+    std::string key = record.operation;
+    for (const std::string* part :
+         {&access.index, &record.key_condition, &record.filter, &record.projection}) {
+      key += '\x1f';
+      key += *part;
+    }
+    shape_keys.push_back(std::move(key));
+  }
+  std::vector<std::string> key_texts;
+  key_texts.reserve(record.partition_keys.size());
+  for (const auto& pk : record.partition_keys) key_texts.push_back(engine::DebugString(pk.key));
+  Shard& shard = ShardOfThisThread();
+  engine::MutexLock lock(shard.mu);
+  auto& tables = shard.tallies[std::string(ns)];
   for (const api::Consumption& c : record.consumed) {
     AddConsumption(tables[std::string(TableOfName(c.table))], c);
   }
   for (const auto& [name, units] : table_units) {
     AddToTimeline(tables[std::string(name)], unix_second, units.first, units.second);
   }
-  for (const api::AccessRecord::Access& access : record.accesses) {
+  for (size_t i = 0; i < record.accesses.size(); ++i) {
+    const api::AccessRecord::Access& access = record.accesses[i];
     std::string_view name = TableOfName(access.table);
     TableTally& table = tables[std::string(name)];
     ResourceTally& resource = table.resources[access.index];
@@ -98,12 +180,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     }
     // One shape per table the request named: the same request on two
     // tables (a batch) is two entries.
-    std::string key = record.operation;
-    for (const std::string* part :
-         {&access.index, &record.key_condition, &record.filter, &record.projection}) {
-      key += '\x1f';
-      key += *part;
-    }
+    std::string& key = shape_keys[i];
     auto shape = table.shapes.find(key);
     if (shape == table.shapes.end()) {
       if (table.shapes.size() < kMaxShapes) {
@@ -127,32 +204,36 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     tally.items_read += access.items_read;
     tally.items_returned += access.items_returned;
   }
-  for (const api::AccessRecord::PartitionKey& pk : record.partition_keys) {
-    CountKey(tables[std::string(TableOfName(pk.table))].resources[pk.index], pk.key);
+  for (size_t i = 0; i < record.partition_keys.size(); ++i) {
+    const api::AccessRecord::PartitionKey& pk = record.partition_keys[i];
+    CountKey(tables[std::string(TableOfName(pk.table))].resources[pk.index],
+             std::move(key_texts[i]), pk.key);
   }
 }
 
 ProfileTallies AccessProfile::Tallies(const std::string* ns) const {
-  engine::MutexLock lock(mu_);
-  if (!ns) return tallies_;
-  ProfileTallies one;
-  if (auto it = tallies_.find(*ns); it != tallies_.end()) one.insert(*it);
-  return one;
+  ProfileTallies merged;
+  for (const Shard& shard : shards_) {
+    engine::MutexLock lock(shard.mu);
+    for (const auto& [name, tables] : shard.tallies) {
+      if (ns && name != *ns) continue;
+      auto& into = merged[name];
+      for (const auto& [table, tally] : tables) Merge(into[table], tally);
+    }
+  }
+  return merged;
 }
 
 void AccessProfile::Reset(const std::string* ns) {
-  engine::MutexLock lock(mu_);
-  if (ns) {
-    tallies_.erase(*ns);
-    return;
+  for (Shard& shard : shards_) {
+    engine::MutexLock lock(shard.mu);
+    if (ns) {
+      shard.tallies.erase(*ns);
+    } else {
+      shard.tallies.clear();
+    }
   }
-  tallies_.clear();
-  since_millis_ = NowMillis();
-}
-
-int64_t AccessProfile::since_millis() const {
-  engine::MutexLock lock(mu_);
-  return since_millis_;
+  if (!ns) since_millis_.store(NowMillis(), std::memory_order_relaxed);
 }
 
 }  // namespace ddb::emulator

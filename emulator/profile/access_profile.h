@@ -10,10 +10,14 @@
 // index (later new keys are not counted, as a Contributor Insights rule
 // reports only its top contributors) and kTimelineSeconds seconds of units.
 //
-// Thread safety: safe for concurrent use (`mu_`, a leaf lock held only to
-// add a record or copy the tallies).
+// Thread safety: safe for concurrent use. Each thread adds to one of
+// kShards shards (its own in practice: the server has one I/O thread per
+// core), each under its own leaf lock, so the I/O threads never wait for
+// each other here; reading merges the shards.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -83,23 +87,28 @@ class AccessProfile {
   static constexpr size_t kMaxShapes = 200;
   static constexpr size_t kMaxKeys = 1000;
   static constexpr size_t kTimelineSeconds = 600;
+  static constexpr size_t kShards = 8;
 
   AccessProfile();
 
   // Adds one request's record, answered at `unix_second`.
-  void Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second)
-      EXCLUDES(mu_);
+  void Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second);
   // A copy of the tallies: every database's, or `ns`'s alone.
-  ProfileTallies Tallies(const std::string* ns = nullptr) const EXCLUDES(mu_);
+  ProfileTallies Tallies(const std::string* ns = nullptr) const;
   // Starts afresh: every database, or `ns` alone.
-  void Reset(const std::string* ns = nullptr) EXCLUDES(mu_);
+  void Reset(const std::string* ns = nullptr);
   // When counting began (Unix millis): the start or the last whole reset.
-  int64_t since_millis() const EXCLUDES(mu_);
+  int64_t since_millis() const { return since_millis_.load(std::memory_order_relaxed); }
 
  private:
-  mutable engine::Mutex mu_;
-  ProfileTallies tallies_ GUARDED_BY(mu_);
-  int64_t since_millis_ GUARDED_BY(mu_) = 0;
+  struct Shard {
+    mutable engine::Mutex mu;
+    ProfileTallies tallies GUARDED_BY(mu);
+  };
+  Shard& ShardOfThisThread();
+
+  std::array<Shard, kShards> shards_;
+  std::atomic<int64_t> since_millis_;
 };
 
 // The table named by `name`, which may be a table ARN.

@@ -49,7 +49,8 @@ TEST(AccessProfileTest, NewShapesPastTheCapGoToOther) {
   for (size_t i = 0; i < AccessProfile::kMaxShapes + 5; ++i) {
     profile.Add("", Read("t", "f" + std::to_string(i), "k"), 1);
   }
-  const TableTally& table = profile.Tallies().at("").at("t");
+  ProfileTallies tallies = profile.Tallies();
+  const TableTally& table = tallies.at("").at("t");
   EXPECT_EQ(table.shapes.size(), AccessProfile::kMaxShapes + 1);
   EXPECT_EQ(table.shapes.at("(other)").count, 5u);
   EXPECT_EQ(table.shapes.at("(other)").read_units, 2.5);
@@ -60,7 +61,8 @@ TEST(AccessProfileTest, KeysPastTheCapAreNotCountedAndTheTimelineIsBounded) {
   for (int64_t i = 0; i < static_cast<int64_t>(AccessProfile::kMaxKeys) + 10; ++i) {
     profile.Add("", Read("t", "", "k" + std::to_string(i)), i);
   }
-  const TableTally& table = profile.Tallies().at("").at("t");
+  ProfileTallies tallies = profile.Tallies();
+  const TableTally& table = tallies.at("").at("t");
   EXPECT_EQ(table.resources.at("").partition_keys.size(), AccessProfile::kMaxKeys);
   EXPECT_EQ(table.timeline.size(), AccessProfile::kTimelineSeconds);
   EXPECT_EQ(table.timeline.back().second, static_cast<int64_t>(AccessProfile::kMaxKeys) + 9);
