@@ -9,6 +9,7 @@
 //   #/snapshots             named snapshots: save, restore, forget
 //   #/backups               DynamoDB's on-demand backups: create, restore, delete
 //   #/exports               DynamoDB's exports (start one) and imports
+//   #/profile               the access profile: units, cost, filter waste, shapes
 
 import {credentials, describeTable, setCredentials} from './api.js';
 import {backupsView} from './backups.js';
@@ -17,6 +18,7 @@ import {insightsView} from './insights.js';
 import {clockPanel} from './clock.js';
 import {faultsView} from './faults.js';
 import {itemsView} from './items.js';
+import {profileView} from './profile.js';
 import {replicasView} from './replicas.js';
 import {snapshotsView} from './snapshots.js';
 import {streamView, triggersSection} from './streams.js';
@@ -68,6 +70,7 @@ async function route() {
     else if (view === 'snapshots') await snapshotsView(main);
     else if (view === 'backups') await backupsView(main);
     else if (view === 'exports') await exportsView(main);
+    else if (view === 'profile') await profileView(main);
     else await tablesView(main);
   } catch (error) {
     main.replaceChildren(h('p', {class: 'error', role: 'alert'}, `${error.type ?? 'Error'}: ${error.message}`));
@@ -79,7 +82,8 @@ document.getElementById('header').append(
   h('nav', {class: 'top'}, h('a', {href: '#/', class: 'brand'}, 'localdynamo'),
     h('a', {href: '#/'}, 'Tables'), h('a', {href: '#/triggers'}, 'Triggers'),
     h('a', {href: '#/faults'}, 'Faults'), h('a', {href: '#/snapshots'}, 'Snapshots'),
-    h('a', {href: '#/backups'}, 'Backups'), h('a', {href: '#/exports'}, 'Exports')),
+    h('a', {href: '#/backups'}, 'Backups'), h('a', {href: '#/exports'}, 'Exports'),
+    h('a', {href: '#/profile'}, 'Profile')),
   clock, databaseForm(), status);
 window.addEventListener('hashchange', route);
 route();
