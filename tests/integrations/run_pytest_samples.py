@@ -12,6 +12,8 @@ runs the sample projects there, as a user of the plugin would (ctest entry
    plain shared server today): must pass — the tests are right on their own;
 3. the same, -n 4 on one shared database: must FAIL in the modules' shared-key
    tests — the isolation checks can see a race when there is one;
+   the first run's access-profile report (localdynamo-profile.json) must hold
+   each worker's database, and none of the seed's writes;
 4. pytest-models-sample, -n 2: the preloaded models and the per-database reset;
 5. pytest-plugin: the options and failure paths, on small projects (pytester).
 
@@ -104,10 +106,15 @@ def venv_python(site):
     return site.parents[2] / "bin" / "python"
 
 
-def run_pytest(site, project, args, record_dir=None, junit=None):
+def run_pytest(site, project, args, record_dir=None, junit=None, report="off"):
+    """`report`: where the run's access-profile report goes (never into the
+    sample's folder); None: the plugin's own choice (pytester's projects)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("LOCALDYNAMO_URL", "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
+           if k not in ("LOCALDYNAMO_URL", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+                        "LOCALDYNAMO_PROFILE_REPORT")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if report is not None:
+        env["LOCALDYNAMO_PROFILE_REPORT"] = str(report)
     if record_dir:
         env["SAMPLE_RECORD_DIR"] = str(record_dir)
     command = [str(venv_python(site)), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
@@ -150,6 +157,25 @@ def check_overlap(record_dir, output):
     return earliest_end - latest_start
 
 
+def check_profile(report, output):
+    """The isolated run's report: every worker's database, the tests' writes
+    to orders and none of the seed's (the tables file's data, the seed hook)."""
+    answer = json.loads(report.with_name(report.name + ".json").read_text())
+    workers = [db for db in answer["Databases"] if db["Namespace"].startswith("pytest-GW")]
+    expect(len(workers) == len(SAMPLE_MODULES),
+           "the report holds {} workers' databases, not {}".format(
+               len(workers), len(SAMPLE_MODULES)), output)
+    def count(operation):
+        return sum(table["Requests"].get(operation, 0)
+                   for db in workers for table in db["Tables"])
+    # The seed writes with BatchWriteItem alone, the tests never do.
+    expect(count("PutItem") > 0 and count("BatchWriteItem") == 0,
+           "the report does not count the tests' writes alone", json.dumps(answer))
+    html = report.with_name(report.name + ".html").read_text()
+    expect("<h2>Tables</h2>" in html and "<svg" in html, "the HTML report is not one", html)
+    return answer
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="pytest-localdynamo-") as tmp:
         work = Path(tmp)
@@ -157,11 +183,15 @@ def main():
         parallel = ["-n", "4", "--dist", "loadfile"]
 
         record = work / "record-isolated"
-        code, seconds, output = run_pytest(site, SAMPLE, parallel, record_dir=record)
+        report = work / "sample-profile"
+        code, seconds, output = run_pytest(site, SAMPLE, parallel, record_dir=record,
+                                           report=report)
         expect(code == 0, "pytest-sample with a database per worker", output)
         overlap = check_overlap(record, output)
+        profile = check_profile(report, output)
         print("database per worker, -n 4: passed in {:.2f} s (all four modules wrote the same "
-              "keys together for {:.2f} s)".format(seconds, overlap))
+              "keys together for {:.2f} s; the report: {} requests)".format(
+                  seconds, overlap, profile["Requests"]))
 
         code, seconds, output = run_pytest(site, SAMPLE, ["--localdynamo-isolation", "shared"])
         expect(code == 0, "pytest-sample serially on one shared database", output)
@@ -184,7 +214,7 @@ def main():
         expect(code == 0, "pytest-models-sample -n 2 --dist loadfile", output)
         print("models sample, -n 2: passed in {:.2f} s".format(seconds))
 
-        code, seconds, output = run_pytest(site, PLUGIN_TESTS, [])
+        code, seconds, output = run_pytest(site, PLUGIN_TESTS, [], report=None)
         expect(code == 0, "the plugin's option tests (pytest-plugin)", output)
         print("plugin options: {} in {:.2f} s".format(output.strip().splitlines()[-1], seconds))
 

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 
 import { loadSettings } from "./settings.js";
 import { startServer } from "./server.js";
+import { profileAtEnd, reportPrefix, resetProfile } from "./profile/report.js";
 
 const require = createRequire(import.meta.url);
 const { admin, dynamodb } = require("./client.cjs");
@@ -118,6 +119,12 @@ export async function setUp({ root = process.cwd() } = {}) {
                   { Name: state.snapshot, Namespace: worker.namespaceOf(state, accessKeyId) });
       runState.publish(state);
     }
+    // The report counts the tests' requests, not the seed's. A server other
+    // runs share keeps their profile: only the seed database's is reset.
+    if (!external) await resetProfile(server.endpoint);
+    else if (seeding && settings.isolation) {
+      await resetProfile(server.endpoint, worker.namespaceOf(state, `${keyPrefix}seed`));
+    }
     // The runner's own process runs tests too (Jest --runInBand, a single
     // worker): it gets worker 1's environment, as every worker gets its own.
     worker.enter();
@@ -125,7 +132,32 @@ export async function setUp({ root = process.cwd() } = {}) {
     await server.stop();
     throw error;
   }
+  // This run's databases: on a shared server, those its keys name.
+  const includes = external
+    ? (namespace) => namespace.startsWith(keyPrefix) ||
+                     (!settings.isolation && namespace === state.sharedNamespace)
+    : () => true;
   return async function tearDown() {
+    let broken = [];
+    try {
+      broken = await profileAtEnd({ endpoint: server.endpoint, region: state.region, includes,
+                                    prefix: reportPrefix(settings.profileReport),
+                                    rules: settings.profileRules });
+    } catch (error) {
+      broken = [`localdynamo profile: ${error.message}`];
+    }
+    await stopAndClean();
+    if (broken.length) {
+      // A teardown that throws fails the run in Vitest and in Jest; some
+      // Vitest releases only log it, so the exit code says so too.
+      process.exitCode = 1;
+      const error = new Error(broken.join("\n"));
+      error.stack = `Error: ${error.message}`;  // the messages say it all, not where it was thrown
+      throw error;
+    }
+  };
+
+  async function stopAndClean() {
     if (external) {
       // The seed and the tests' own snapshots (index.cjs names them after the
       // worker's key): this run's all start with its prefix.
@@ -134,5 +166,5 @@ export async function setUp({ root = process.cwd() } = {}) {
         admin(server.endpoint, "DELETE", `snapshots/${encodeURIComponent(Name)}`).catch(() => {})));
     }
     await server.stop();
-  };
+  }
 }

@@ -12,6 +12,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+import { parseRules } from "./profile/rules.js";
+
 const OWN_FILES = ["localdynamo.config.js", "localdynamo.config.mjs", "localdynamo.config.cjs"];
 const JEST_DYNAMODB_FILES = ["jest-dynamodb-config.js", "jest-dynamodb-config.cjs",
                              "jest-dynamodb-config.mjs"];
@@ -29,6 +31,10 @@ export const DEFAULTS = {
   port: 0,            // 0: a free port
   binary: undefined,  // default $LOCALDYNAMO_BIN, then `localdynamo` on PATH
   args: [],           // more command-line flags for the server
+  profileReport: "localdynamo-profile",  // the run's access profile, written at its end as
+                      // <this>.json and <this>.html (relative to the working directory);
+                      // false: not written; $LOCALDYNAMO_PROFILE_REPORT ("off")
+  profileRules: [],   // rules the profile must keep, else the run fails (profile/rules.js)
   // @shelf/jest-dynamodb's hostname, options, clientConfig and installerConfig
   // concern DynamoDB Local and are ignored.
 };
@@ -61,6 +67,7 @@ export async function loadSettings(root = process.cwd()) {
   if (!["file", "test", "none"].includes(settings.between)) {
     throw new Error(`localdynamo-test: between must be "file", "test" or "none", not ${settings.between}`);
   }
+  settings.profileRules = parseRules(settings.profileRules);
   if (settings.models === undefined) settings.models = settings.tables.length === 0 && !settings.seed;
   return settings;
 }

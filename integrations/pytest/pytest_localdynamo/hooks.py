@@ -9,3 +9,13 @@ def pytest_localdynamo_seed(localdynamo):
     restored before each test (or module).  `localdynamo` is the worker's
     LocalDynamoDatabase: use localdynamo.client() / localdynamo.resource().
     """
+
+
+def pytest_localdynamo_profile_rules(config):
+    """Return rules the run's access profile must keep, else the run fails:
+    a list of {"noScan": "Orders"}, {"maxFilterWaste": 0.5, "table": "Orders"},
+    {"maxCost": 0.01} (or their text forms, "noScan:Orders").  Called once, at
+    the session's finish (in the xdist controller), beside the
+    localdynamo_profile_rules ini lines and --localdynamo-rule options; every
+    implementation's rules count.
+    """

@@ -18,6 +18,8 @@ from . import hooks
 from .admin import AdminError
 from .database import RESET_MODES, LocalDynamoDatabase
 from .environment import EnvironmentPatch, install_endpoint_shim, session_environment
+from .profile_report import DEFAULT_PREFIX, profile_at_end, report_prefix, reset_profile
+from .profile_rules import RuleError, parse_rules
 from .server import LocalDynamoServer, ServerError, find_binary, packaged_binary
 from .tables import load_tables
 
@@ -51,6 +53,15 @@ def pytest_addoption(parser):
                     choices=ISOLATION_MODES,
                     help="worker: a database per xdist worker (default); shared: one "
                          "database for all, safe only in a serial run")
+    group.addoption("--localdynamo-profile-report", dest="localdynamo_profile_report",
+                    default=None, metavar="PATH",
+                    help="where the run's access profile is written at its end, as PATH.json "
+                         "and PATH.html (default localdynamo-profile); off: not written")
+    group.addoption("--localdynamo-rule", dest="localdynamo_rules", action="append", default=[],
+                    metavar="RULE",
+                    help="a rule the run's access profile must keep, else the run fails: "
+                         "noScan:TABLE, maxFilterWaste:0.5[:TABLE], maxCost:0.01[:TABLE] "
+                         "(repeatable)")
     parser.addini("localdynamo_bin", "localdynamo binary to start", default="")
     parser.addini("localdynamo_url", "a running localdynamo to use instead", default="")
     parser.addini("localdynamo_tables",
@@ -71,6 +82,12 @@ def pytest_addoption(parser):
     parser.addini("localdynamo_autouse",
                   "every test gets the environment and the reset, not only those "
                   "using a localdynamo fixture or marker", type="bool", default=True)
+    parser.addini("localdynamo_profile_report",
+                  "where the run's access profile is written (PATH.json, PATH.html), relative "
+                  "to the working directory; off: not written", default=DEFAULT_PREFIX)
+    parser.addini("localdynamo_profile_rules",
+                  "rules the run's access profile must keep, one a line: noScan:TABLE, "
+                  "maxFilterWaste:0.5[:TABLE], maxCost:0.01[:TABLE]", type="linelist", default=[])
 
 
 def pytest_configure(config):
@@ -99,10 +116,28 @@ def pytest_configure_node(node):
 def pytest_sessionfinish(session):
     state = session.config.stash[_STATE]
     state.close_database()  # the xdist controller's, in shared mode
+    write = _line_writer(session.config)
+    broken = state.profile_at_end(write)
+    for message in broken:
+        write(message, red=True)
+    if broken and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     problem = state.stop_server()
     if problem:
-        session.config.get_terminal_writer().line(problem, red=True)
+        write(problem, red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _line_writer(config):
+    """Writes a line of its own, after the progress dots and percentage
+    (which under xdist the terminal reporter does not track)."""
+    writer = config.get_terminal_writer()
+
+    def write(line, **markup):
+        if writer.width_of_current_line:
+            writer.line()
+        writer.line(line, **markup)
+    return write
 
 
 def pytest_report_header(config):
@@ -140,6 +175,13 @@ class SessionState:
         if models not in ("auto", "true", "false"):
             raise pytest.UsageError("localdynamo_models must be auto, true or false")
         self.models = (not self.tables_path) if models == "auto" else models == "true"
+        self.profile_report = (config.getoption("localdynamo_profile_report")
+                               or config.getini("localdynamo_profile_report"))
+        try:
+            self.profile_rules = parse_rules(config.getini("localdynamo_profile_rules")
+                                             + config.getoption("localdynamo_rules"))
+        except RuleError as e:
+            raise pytest.UsageError(str(e)) from None
         self.server = None
         self.database = None
         self._environment = None
@@ -192,6 +234,46 @@ class SessionState:
         server.remove_log()
         return None
 
+    # -- the access profile -------------------------------------------------
+
+    def _run_includes(self):
+        """Whether a database (its namespace) is this run's: all of them on a
+        server this run started; else those its keys name (and, in shared
+        mode, the server's one shared database)."""
+        if self.server is not None:
+            return lambda namespace: True
+        prefix = "pytest-{}-".format(self.run_id)
+        shared = self.isolation == "shared"
+        return lambda namespace: namespace.startswith(prefix) or (shared and namespace == "")
+
+    def profile_at_end(self, write):
+        """The report and the rules, once per run: in the process that holds
+        the run's server (the xdist controller, or the only process), when
+        there was one.  Returns the broken rules' messages."""
+        if self._workerinput or (self.server is None and not self.external_url):
+            return []
+        try:
+            given = []
+            for rules in self.config.hook.pytest_localdynamo_profile_rules(config=self.config):
+                # One rule alone counts as a list of one.
+                given += [rules] if isinstance(rules, (dict, str)) else list(rules or [])
+            rules = self.profile_rules + parse_rules(given)
+            return profile_at_end(
+                self.url(), self.config.getini("localdynamo_region"),
+                report_prefix(self.profile_report, self.config.invocation_params.dir),
+                rules, self._run_includes(), write)
+        except Exception as e:  # the server still has to stop; the run fails with the reason
+            return [str(e) if isinstance(e, RuleError)
+                    else "localdynamo profile: {}: {}".format(type(e).__name__, e)]
+
+    def _reset_profile_after_seed(self, database):
+        # The report counts the tests' requests, not the seed's; a server
+        # other runs share keeps their profile (shared mode: left as is).
+        if database.namespace is not None:
+            reset_profile(database.url, database.namespace)
+        elif self.server is not None:
+            reset_profile(database.url)
+
     # -- this worker's database --------------------------------------------
 
     def open_database(self):
@@ -241,6 +323,7 @@ class SessionState:
         seed = self.config.hook.pytest_localdynamo_seed
         try:
             database.prepare(tables, self.models, seed if seed.get_hookimpls() else None)
+            self._reset_profile_after_seed(database)
         except AdminError as e:
             if e.status == 404 and "/snapshots" in str(e):
                 raise pytest.UsageError(

@@ -1,0 +1,5 @@
+module.exports = {
+  preset: "localdynamo-test",
+  testMatch: ["<rootDir>/jest/**/*.test.cjs"],
+  testTimeout: 20000,
+};

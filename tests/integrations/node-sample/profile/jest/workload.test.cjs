@@ -1,0 +1,3 @@
+const { workload } = require("../workload.cjs");
+
+test("3 PutItem, then a Scan that keeps 1 of 3", workload);
