@@ -49,6 +49,18 @@ struct AccessRecord {
   std::string key_condition;
   std::string filter;
   std::string projection;
+
+  // Empties the record for the next request, keeping what it allocated (a
+  // server thread reuses one record).
+  void Clear() {
+    operation.clear();
+    consumed.clear();
+    accesses.clear();
+    partition_keys.clear();
+    key_condition.clear();
+    filter.clear();
+    projection.clear();
+  }
 };
 
 }  // namespace ddb::api

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <ctime>
-#include <optional>
 #include <random>
 
 #include "api/access_record.h"
@@ -192,9 +191,13 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                                       "Loading the preloaded models failed: " +
                                       loaded.error().message))};
     } else {
-      std::optional<api::AccessRecord> record;
-      if (options_.profile) record.emplace();
-      api::AccessRecord* kept = record ? &*record : nullptr;
+      // One record per thread, reused: a request allocates none of it anew.
+      thread_local api::AccessRecord record;
+      api::AccessRecord* kept = nullptr;
+      if (options_.profile) {
+        record.Clear();
+        kept = &record;
+      }
       if (options_.controls && options_.controls->active()) {
         auto controlled =
             options_.controls->Dispatch(caller, request.amz_target, request.body, kept);
@@ -204,8 +207,8 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
       } else {
         result = api::Dispatch(engine_, caller, request.amz_target, request.body, kept);
       }
-      if (record && result.http_status == 200 && !record->operation.empty()) {
-        options_.profile->Add(caller.ns, *record, std::time(nullptr));
+      if (kept && result.http_status == 200 && !record.operation.empty()) {
+        options_.profile->Add(caller.ns, record, std::time(nullptr));
       }
     }
   }

@@ -7,6 +7,15 @@
 namespace ddb::emulator {
 namespace {
 
+// `map`'s entry for `key`, made when missing, without a string for a lookup
+// that finds it.
+template <class Map>
+typename Map::mapped_type& Entry(Map& map, std::string_view key) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
+  return it->second;
+}
+
 int64_t NowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -25,10 +34,10 @@ size_t BytesOf(const api::Consumption& c, const std::string& index) {
 
 // The units of `c` on the table and each index, into the table's tallies.
 void AddConsumption(TableTally& table, const api::Consumption& c) {
-  AddUnits(table.resources[""].units, c.write, c.table_units, c.table_bytes);
+  AddUnits(Entry(table.resources, "").units, c.write, c.table_units, c.table_bytes);
   for (const auto* indexes : {&c.global_indexes, &c.local_indexes}) {
     for (const auto& [index, units] : *indexes) {
-      AddUnits(table.resources[index].units, c.write, units, BytesOf(c, index));
+      AddUnits(Entry(table.resources, index).units, c.write, units, BytesOf(c, index));
     }
   }
 }
@@ -43,11 +52,11 @@ void AddToTimeline(TableTally& table, int64_t second, double read, double write)
   timeline.back().write_units += write;
 }
 
-void CountKey(ResourceTally& resource, std::string text, const engine::Item& key) {
+void CountKey(ResourceTally& resource, const std::string& text, const engine::Item& key) {
   auto it = resource.partition_keys.find(text);
   if (it == resource.partition_keys.end()) {
     if (resource.partition_keys.size() >= AccessProfile::kMaxKeys) return;
-    it = resource.partition_keys.emplace(std::move(text), ResourceTally::KeyCount{key, 0}).first;
+    it = resource.partition_keys.emplace(text, ResourceTally::KeyCount{key, 0}).first;
   }
   ++it->second.count;
 }
@@ -125,6 +134,27 @@ static void Merge(TableTally& to, const TableTally& from) {
   while (to.timeline.size() > AccessProfile::kTimelineSeconds) to.timeline.pop_front();
 }
 
+std::string KeyText(const engine::Item& key) {
+  std::string text;
+  AppendKeyText(key, text);
+  return text;
+}
+
+void AppendKeyText(const engine::Item& key, std::string& text) {
+  for (const auto& [name, value] : key) {
+    text += name;
+    text += '\x1f';
+    text += static_cast<char>('0' + static_cast<int>(value.type()));
+    switch (value.type()) {
+      case engine::AttributeType::kS: text += value.as<std::string>(); break;
+      case engine::AttributeType::kN: text += value.as<engine::Number>().ToString(); break;
+      case engine::AttributeType::kB: text += value.as<engine::Binary>().bytes; break;
+      default: text += engine::DebugString(value); break;  // not a key type
+    }
+    text += '\x1e';
+  }
+}
+
 AccessProfile::AccessProfile() : since_millis_(NowMillis()) {}
 
 AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
@@ -135,40 +165,60 @@ AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
 
 void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second) {
   // Each table's units in this request, for its shape and timeline.
-  std::map<std::string_view, std::pair<double, double>> table_units;
+  struct Units {
+    std::string_view table;
+    double read = 0;
+    double write = 0;
+  };
+  // Scratch space of this thread's, reused from request to request.
+  thread_local std::vector<Units> table_units;  // a few tables at most: searched in order
+  thread_local std::vector<std::string> shape_keys;
+  thread_local std::vector<std::string> key_texts;
+  table_units.clear();
+  auto units_of = [&](std::string_view table) -> Units* {
+    for (Units& u : table_units) {
+      if (u.table == table) return &u;
+    }
+    return nullptr;
+  };
   for (const api::Consumption& c : record.consumed) {
-    auto& [read, write] = table_units[TableOfName(c.table)];
-    (c.write ? write : read) += c.total();
+    std::string_view table = TableOfName(c.table);
+    Units* units = units_of(table);
+    if (!units) units = &table_units.emplace_back(Units{table});
+    (c.write ? units->write : units->read) += c.total();
   }
-  // The strings first, outside the lock.
-  std::vector<std::string> shape_keys;
-  shape_keys.reserve(record.accesses.size());
-  for (const api::AccessRecord::Access& access : record.accesses) {
-    std::string key = record.operation;
-    for (const std::string* part :
-         {&access.index, &record.key_condition, &record.filter, &record.projection}) {
+  // The strings first, outside the lock, each into a string kept from an
+  // earlier request.
+  if (shape_keys.size() < record.accesses.size()) shape_keys.resize(record.accesses.size());
+  for (size_t i = 0; i < record.accesses.size(); ++i) {
+    std::string& key = shape_keys[i];
+    key = record.operation;
+    for (const std::string* part : {&record.accesses[i].index, &record.key_condition,
+                                    &record.filter, &record.projection}) {
       key += '\x1f';
       key += *part;
     }
-    shape_keys.push_back(std::move(key));
   }
-  std::vector<std::string> key_texts;
-  key_texts.reserve(record.partition_keys.size());
-  for (const auto& pk : record.partition_keys) key_texts.push_back(engine::DebugString(pk.key));
+  if (key_texts.size() < record.partition_keys.size()) {
+    key_texts.resize(record.partition_keys.size());
+  }
+  for (size_t i = 0; i < record.partition_keys.size(); ++i) {
+    AppendKeyText(record.partition_keys[i].key, key_texts[i].erase());
+  }
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
-  auto& tables = shard.tallies[std::string(ns)];
+  auto& tables = Entry(shard.tallies, ns);
   for (const api::Consumption& c : record.consumed) {
-    AddConsumption(tables[std::string(TableOfName(c.table))], c);
+    AddConsumption(Entry(tables, TableOfName(c.table)), c);
   }
-  for (const auto& [name, units] : table_units) {
-    AddToTimeline(tables[std::string(name)], unix_second, units.first, units.second);
+  for (const Units& units : table_units) {
+    AddToTimeline(Entry(tables, units.table), unix_second, units.read, units.write);
   }
   for (size_t i = 0; i < record.accesses.size(); ++i) {
     const api::AccessRecord::Access& access = record.accesses[i];
     std::string_view name = TableOfName(access.table);
-    TableTally& table = tables[std::string(name)];
-    ResourceTally& resource = table.resources[access.index];
+    TableTally& table = Entry(tables, name);
+    ResourceTally& resource = Entry(table.resources, access.index);
     ++resource.requests[record.operation];
     resource.items_read += access.items_read;
     resource.items_returned += access.items_returned;
@@ -195,19 +245,18 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     }
     ShapeTally& tally = shape->second;
     ++tally.count;
-    auto units = table_units.find(name);
-    if (units != table_units.end()) {
-      tally.read_units += units->second.first;
-      tally.write_units += units->second.second;
-      units->second = {0, 0};  // a table named twice is charged once
+    if (Units* units = units_of(name)) {
+      tally.read_units += units->read;
+      tally.write_units += units->write;
+      units->read = units->write = 0;  // a table named twice is charged once
     }
     tally.items_read += access.items_read;
     tally.items_returned += access.items_returned;
   }
   for (size_t i = 0; i < record.partition_keys.size(); ++i) {
     const api::AccessRecord::PartitionKey& pk = record.partition_keys[i];
-    CountKey(tables[std::string(TableOfName(pk.table))].resources[pk.index],
-             std::move(key_texts[i]), pk.key);
+    CountKey(Entry(Entry(tables, TableOfName(pk.table)).resources, pk.index), key_texts[i],
+             pk.key);
   }
 }
 

@@ -23,6 +23,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "api/access_record.h"
 #include "engine/attribute_value.h"
@@ -51,7 +52,7 @@ struct ResourceTally {
     engine::Item key;
     uint64_t count = 0;
   };
-  std::map<std::string, KeyCount> partition_keys;  // by the key's DebugString
+  std::unordered_map<std::string, KeyCount> partition_keys;  // by KeyText
 };
 
 struct ShapeTally {
@@ -74,13 +75,14 @@ struct SecondUnits {
 };
 
 struct TableTally {
-  std::map<std::string, ResourceTally> resources;  // "": the table; else an index
+  std::map<std::string, ResourceTally, std::less<>> resources;  // "": the table; else an index
   std::map<std::string, ShapeTally> shapes;        // by a key of all the shape's parts
   std::deque<SecondUnits> timeline;                // oldest first
 };
 
 // Database (namespace) -> table -> its tallies.
-using ProfileTallies = std::map<std::string, std::map<std::string, TableTally>>;
+using ProfileTallies =
+    std::map<std::string, std::map<std::string, TableTally, std::less<>>, std::less<>>;
 
 class AccessProfile {
  public:
@@ -113,5 +115,10 @@ class AccessProfile {
 
 // The table named by `name`, which may be a table ARN.
 std::string_view TableOfName(std::string_view name);
+
+// A partition key as one string, equal for equal keys: each attribute's
+// name, type and value (a number in its canonical text).
+std::string KeyText(const engine::Item& key);
+void AppendKeyText(const engine::Item& key, std::string& text);
 
 }  // namespace ddb::emulator

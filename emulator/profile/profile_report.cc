@@ -203,8 +203,10 @@ class Renderer {
     for (const auto& [index, resource] : table.resources) {
       std::vector<Hot> mine;
       for (const auto& [text, key] : resource.partition_keys) mine.push_back({&index, &text, &key});
-      std::stable_sort(mine.begin(), mine.end(),
-                       [](const Hot& a, const Hot& b) { return a.key->count > b.key->count; });
+      std::sort(mine.begin(), mine.end(), [](const Hot& a, const Hot& b) {
+        if (a.key->count != b.key->count) return a.key->count > b.key->count;
+        return *a.text < *b.text;
+      });
       if (mine.size() > query_.keys) mine.resize(query_.keys);
       hot.insert(hot.end(), mine.begin(), mine.end());
     }

@@ -36,7 +36,7 @@ TEST(AccessProfileTest, AddsUnitsItemsAndKeysPerTable) {
   EXPECT_EQ(table.items_read, 12u);
   EXPECT_EQ(table.items_returned, 3u);
   EXPECT_EQ(orders.shapes.size(), 2u);
-  EXPECT_EQ(table.partition_keys.at(engine::DebugString(
+  EXPECT_EQ(table.partition_keys.at(KeyText(
                 engine::Item{{"pk", engine::AttributeValue(std::string("k1"))}})).count,
             2u);
   ASSERT_EQ(orders.timeline.size(), 2u);
