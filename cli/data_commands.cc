@@ -144,6 +144,37 @@ int RepairMain(int argc, char** argv) {
   return RunRepair(options);
 }
 
+int ModelsMain(int argc, char** argv, const char* binary) {
+  ModelsCheckOptions options;
+  bool check = false;
+  std::string models_dir;
+  std::vector<std::string> extra_models;
+  po::options_description flags("models options");
+  flags.add_options()
+      ("check", po::bool_switch(&check),
+       "run every access pattern of the models (access-patterns.json) against their sample "
+       "items and report how each is served and what it costs")
+      ("models-dir", po::value(&models_dir),
+       "folder of the models to check (default: the fixtures/ the binary ships with)")
+      ("model", po::value(&extra_models),
+       "also check the model folder DIR (fixtures/README.md format); repeatable")
+      ("json", po::bool_switch(&options.json), "print one JSON document instead of lines")
+      ("help", "print this help and exit");
+  constexpr std::string_view kUsage =
+      "localdynamo models --check [--models-dir DIR] [--model DIR]... [--json]";
+  int exit_code = 0;
+  if (!Parse(argc, argv, flags, nullptr, kUsage, &exit_code)) return exit_code;
+  if (!check) {
+    std::cerr << "localdynamo models: say what to do (--check)\n\nusage: " << kUsage << "\n"
+              << flags << "\n";
+    return 2;
+  }
+  if (models_dir.empty()) models_dir = BuiltInModelsDir(binary);
+  if (!models_dir.empty()) options.model_dirs.push_back(models_dir);
+  options.model_dirs.insert(options.model_dirs.end(), extra_models.begin(), extra_models.end());
+  return RunModelsCheck(options);
+}
+
 }  // namespace
 
 std::optional<int> RunDataCommand(int argc, char** argv) {
@@ -157,6 +188,7 @@ std::optional<int> RunDataCommand(int argc, char** argv) {
   if (command == "dump-models") return DumpModelsMain(sub_argc, sub_argv);
   if (command == "check") return CheckMain(sub_argc, sub_argv);
   if (command == "repair") return RepairMain(sub_argc, sub_argv);
+  if (command == "models") return ModelsMain(sub_argc, sub_argv, argv[0]);
   return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 //   localdynamo dump-models [--data-dir D] --out DIR [--table T]... [--items]
 //   localdynamo check       [--data-dir D]
 //   localdynamo repair      [--data-dir D]
+//   localdynamo models      --check [--models-dir DIR] [--model DIR]... [--json]
 //
 // export writes each table in the layout of DynamoDB's export to S3
 // (DYNAMODB_JSON): DIR/<T>/AWSDynamoDB/<export id>/ with manifest-summary.json,
@@ -17,6 +18,11 @@
 // directory holds and reports damage and inconsistencies (exit 0 clean, 1
 // problems found, 2 not checked); repair keeps what RocksDB's repair can
 // read, rebuilds indexes from the items, and reports what was lost.
+// models --check runs every access pattern the models state
+// (fixtures/<model>/access-patterns.json) against an in-memory database
+// holding them with their sample items, and reports how each is served and
+// what it costs (exit 0, Scans included: they are findings; 1 when a
+// pattern's request fails; 2 when the models cannot be read or loaded).
 //
 // export, import and dump-models open the data directory directly (no
 // server may run on it) and send every request through api::Dispatch;
@@ -73,5 +79,18 @@ struct RepairOptions {
   std::string data_dir = "./localdynamo-data";
 };
 int RunRepair(const RepairOptions& options);
+
+struct ModelsCheckOptions {
+  // Model folders, or folders of them (fixtures/README.md): the built-in
+  // models unless --models-dir names others, then each --model folder.
+  std::vector<std::string> model_dirs;
+  bool json = false;  // one JSON document instead of a line per pattern
+};
+int RunModelsCheck(const ModelsCheckOptions& options);
+
+// Where the binary's preloaded models are, found as the server finds them
+// (next to a build tree, an installed share/ folder, the container's, or
+// ./fixtures); "" when there are none.
+std::string BuiltInModelsDir(const char* argv0);
 
 }  // namespace ddb::cli

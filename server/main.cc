@@ -3,9 +3,6 @@
 // loads the preloaded models, starts the stream triggers, the background
 // TTL sweeper and the HTTP endpoint, and serves until SIGINT or SIGTERM;
 // then stops them in reverse order, closes the database cleanly and exits 0.
-#if defined(__APPLE__)
-#include <mach-o/dyld.h>  // _NSGetExecutablePath
-#endif
 
 #include <chrono>
 #include <csignal>
@@ -41,35 +38,11 @@
 
 namespace {
 
-// The running executable's path, whatever PATH lookup started it.
-std::string ExecutablePath(const char* argv0) {
-#if defined(__APPLE__)
-  char path[4096];
-  uint32_t size = sizeof(path);
-  if (_NSGetExecutablePath(path, &size) == 0) return path;
-  return argv0;
-#else
-  (void)argv0;
-  return "/proc/self/exe";
-#endif
-}
-
 // Where the preloaded models are: --models-dir, else the fixtures/ the
-// binary ships with (next to a build tree, an installed share/ folder, or
-// the container's), else ./fixtures. Empty when there are none.
+// binary ships with (cli::BuiltInModelsDir). Empty when there are none.
 std::string FindModelsDir(const ddb::server::Options& options, const char* argv0) {
-  namespace fs = std::filesystem;
   if (!options.models_dir.empty()) return options.models_dir;
-  std::error_code ec;
-  fs::path exe = fs::canonical(ExecutablePath(argv0), ec);
-  if (ec) exe = fs::absolute(argv0, ec);
-  fs::path bin = exe.parent_path();
-  for (const fs::path& candidate :
-       {bin / ".." / "fixtures", bin / ".." / "share" / "localdynamo" / "fixtures",
-        fs::path("/usr/share/localdynamo/fixtures"), fs::path("fixtures")}) {
-    if (fs::is_directory(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
-  }
-  return "";
+  return ddb::cli::BuiltInModelsDir(argv0);
 }
 
 // The verifier for --verify-signatures, its keys from --credentials and
