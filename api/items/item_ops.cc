@@ -115,13 +115,15 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
   if (!parsed.ok()) return parsed.take_error();
   auto item = ctx.db.GetItem(ctx.caller.ns, parsed->table, parsed->attributes);
   if (!item.ok()) return item.status();
-  NoteKeyRead(ctx, parsed->table, "", parsed->attributes);
   std::optional<Consumption> consumption;
   if (WantsCapacity(parsed->return_consumed_capacity) || ctx.record) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, parsed->table);
     if (!schema.ok()) return schema.status();
+    NoteKeyRead(ctx, **schema, "", parsed->attributes);  // one schema lookup for both
     size_t size = item->has_value() ? engine::ItemSize(**item) : 0;
     consumption = ReadConsumption(**schema, nullptr, size, parsed->consistent);
+  } else {
+    NoteKeyRead(ctx, parsed->table, "", parsed->attributes);
   }
   std::string rendered = RenderObject([&](JsonWriter& w) {
     if (item->has_value()) {
