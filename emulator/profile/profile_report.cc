@@ -126,7 +126,8 @@ class Renderer {
         listed.push_back({index.name, "LOCAL", ProjectionName(index.projection.type)});
       }
     }
-    for (const auto& [index, resource] : table.resources) {
+    for (const auto& entry : table.resources) {
+      const std::string& index = entry.first;
       if (index.empty()) continue;
       bool known = std::any_of(listed.begin(), listed.end(),
                                [&](const Listed& l) { return l.name == index; });
