@@ -179,11 +179,17 @@ void TableCapacities::Add(const Consumption& consumption) {
 }
 
 void TableCapacities::RecordIn(AccessRecord& record) const {
+  // A table named by its ARN has an entry under the ARN as well (BatchGetItem
+  // lists every table it was asked for): one access per table.
+  std::map<std::string_view, uint64_t> tables;
   for (const auto& [table, consumption] : tables_) {
     record.consumed.push_back(consumption);
     auto read = items_read_.find(table);
-    uint64_t items = read == items_read_.end() ? 0 : read->second;
-    record.accesses.push_back({.table = table, .items_read = items, .items_returned = items});
+    tables[TableNameInArn(table)] += read == items_read_.end() ? 0 : read->second;
+  }
+  for (const auto& [table, items] : tables) {
+    record.accesses.push_back(
+        {.table = std::string(table), .items_read = items, .items_returned = items});
   }
 }
 

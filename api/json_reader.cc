@@ -148,12 +148,16 @@ void Constraints::TableNameOrArn(std::optional<std::string_view> name, std::stri
   Length(*name, path, 1, 1024);
 }
 
-std::string TableNameFromArn(std::string_view name_or_arn) {
+std::string_view TableNameInArn(std::string_view name_or_arn) {
   constexpr std::string_view kTablePart = ":table/";
-  if (!name_or_arn.starts_with("arn:")) return std::string(name_or_arn);
+  if (!name_or_arn.starts_with("arn:")) return name_or_arn;
   size_t at = name_or_arn.find(kTablePart);
-  if (at == std::string_view::npos) return std::string(name_or_arn);  // designates no table
-  return std::string(name_or_arn.substr(at + kTablePart.size()));
+  if (at == std::string_view::npos) return name_or_arn;  // designates no table
+  return name_or_arn.substr(at + kTablePart.size());
+}
+
+std::string TableNameFromArn(std::string_view name_or_arn) {
+  return std::string(TableNameInArn(name_or_arn));
 }
 
 ApiResult<std::string> ReadTableNameOrArn(RequestReader& r) {

@@ -112,6 +112,8 @@ class Constraints {
 // The table a data-plane TableName designates: the name itself, or the
 // name inside a table ARN ("arn:aws:dynamodb:<region>:<account>:table/<name>").
 std::string TableNameFromArn(std::string_view name_or_arn);
+// The same, as a view into `name_or_arn`.
+std::string_view TableNameInArn(std::string_view name_or_arn);
 
 // A control-plane TableName that may be the table's ARN (the backup,
 // insights and streaming-destination operations): read, checked (null or

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <vector>
 
+#include "api/json_reader.h"
+
 namespace ddb::emulator {
 namespace {
 
@@ -66,14 +68,6 @@ bool IsRangeRead(std::string_view operation) {
 }
 
 }  // namespace
-
-std::string_view TableOfName(std::string_view name) {
-  if (!name.starts_with("arn:")) return name;
-  size_t slash = name.find(":table/");
-  if (slash == std::string_view::npos) return name;
-  name.remove_prefix(slash + 7);
-  return name.substr(0, name.find('/'));
-}
 
 // Adds `from` into `to`, keeping the caps.
 static void Merge(ResourceTally& to, const ResourceTally& from) {
@@ -182,7 +176,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     return nullptr;
   };
   for (const api::Consumption& c : record.consumed) {
-    std::string_view table = TableOfName(c.table);
+    std::string_view table = api::TableNameInArn(c.table);
     Units* units = units_of(table);
     if (!units) units = &table_units.emplace_back(Units{table});
     (c.write ? units->write : units->read) += c.total();
@@ -209,14 +203,14 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   engine::MutexLock lock(shard.mu);
   auto& tables = Entry(shard.tallies, ns);
   for (const api::Consumption& c : record.consumed) {
-    AddConsumption(Entry(tables, TableOfName(c.table)), c);
+    AddConsumption(Entry(tables, api::TableNameInArn(c.table)), c);
   }
   for (const Units& units : table_units) {
     AddToTimeline(Entry(tables, units.table), unix_second, units.read, units.write);
   }
   for (size_t i = 0; i < record.accesses.size(); ++i) {
     const api::AccessRecord::Access& access = record.accesses[i];
-    std::string_view name = TableOfName(access.table);
+    std::string_view name = api::TableNameInArn(access.table);
     TableTally& table = Entry(tables, name);
     ResourceTally& resource = Entry(table.resources, access.index);
     ++resource.requests[record.operation];
@@ -255,8 +249,8 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   }
   for (size_t i = 0; i < record.partition_keys.size(); ++i) {
     const api::AccessRecord::PartitionKey& pk = record.partition_keys[i];
-    CountKey(Entry(Entry(tables, TableOfName(pk.table)).resources, pk.index), key_texts[i],
-             pk.key);
+    TableTally& table = Entry(tables, api::TableNameInArn(pk.table));
+    CountKey(Entry(table.resources, pk.index), key_texts[i], pk.key);
   }
 }
 

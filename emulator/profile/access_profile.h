@@ -113,9 +113,6 @@ class AccessProfile {
   std::atomic<int64_t> since_millis_;
 };
 
-// The table named by `name`, which may be a table ARN.
-std::string_view TableOfName(std::string_view name);
-
 // A partition key as one string, equal for equal keys: each attribute's
 // name, type and value (a number in its canonical text).
 std::string KeyText(const engine::Item& key);

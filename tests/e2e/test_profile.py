@@ -323,3 +323,16 @@ def test_no_profile_turns_it_off():
     finally:
         assert process.stop() == 0, process.log_tail()
         process.remove_log()
+
+
+def test_a_batch_naming_a_table_by_its_arn_counts_once(server, ddb, tables):
+    name = tables(prefix="profile-arn")
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    ddb.put_item(TableName=name, Item=avs({"pk": "a"}))
+    answer = ddb.batch_get_item(RequestItems={arn: {"Keys": [avs({"pk": "a"})]}}, **INDEXES)
+    consumed = sum(c["CapacityUnits"] for c in answer["ConsumedCapacity"])
+    _, entry = profile_of(server, name)
+    assert entry["Requests"]["BatchGetItem"] == 1
+    assert (entry["ItemsRead"], entry["ReadUnits"]) == (1, consumed)
+    assert all(not t["TableName"].startswith("arn:") for d in admin_ok(server.url, "profile")
+               ["Databases"] for t in d["Tables"])
