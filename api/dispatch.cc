@@ -142,8 +142,8 @@ Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view
   Context context{engine, engine.database(), caller, &captured, body, record};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
-  if (record) {
-    record->operation = target.substr(target.find('.') + 1);
+  if (record) {  // the Streams operations read no table: nothing to record
+    record->operation = OperationName(target);
     DescribeShape(record->operation, doc, *record);
   }
   return {200, std::move(result).value()};

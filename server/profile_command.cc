@@ -18,6 +18,7 @@
 
 #include "emulator/profile/profile_report.h"
 #include "server/healthcheck.h"
+#include "server/sigv4.h"
 
 namespace ddb::server {
 namespace {
@@ -76,20 +77,6 @@ std::optional<Args> ReadArgs(int argc, char** argv) {
   return args;
 }
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') {
-      out += c;
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
-      out += buf;
-    }
-  }
-  return out;
-}
-
 // The admin API's answer to `method` on /_localdynamo/profile; sets `error`
 // on failure.
 std::string Fetch(const Args& args, http::verb method, std::string* error) {
@@ -100,8 +87,8 @@ std::string Fetch(const Args& args, http::verb method, std::string* error) {
   }
   std::string path = "/_localdynamo/profile";
   std::string query;
-  if (!args.region.empty()) query += "region=" + Escape(args.region);
-  if (args.has_ns) query += (query.empty() ? "" : "&") + ("namespace=" + Escape(args.ns));
+  if (!args.region.empty()) query += "region=" + sigv4::UriEncode(args.region, false);
+  if (args.has_ns) query += (query.empty() ? "" : "&") + ("namespace=" + sigv4::UriEncode(args.ns, false));
   if (!query.empty()) path += "?" + query;
   try {
     boost::asio::io_context ioc;

@@ -31,6 +31,16 @@ struct Totals {
   uint64_t requests = 0;
   double read_units = 0;
   double write_units = 0;
+
+  // Adds a table's requests and units, its indexes' included.
+  void Add(const TableTally& table) {
+    for (const auto& entry : table.resources) {
+      const ResourceTally& resource = entry.second;
+      read_units += resource.units.read_units;
+      write_units += resource.units.write_units;
+      for (const auto& [op, count] : resource.requests) requests += count;
+    }
+  }
 };
 
 class Renderer {
@@ -38,27 +48,20 @@ class Renderer {
   Renderer(JsonWriter& w, const engine::Database& db, const ProfileQuery& query)
       : w_(w), db_(db), query_(query) {}
 
-  // Writes one table's object; adds to `totals`.
-  void Table(const std::string& ns, const std::string& name, const TableTally& table,
-             Totals& totals) {
+  // Writes one table's object.
+  void Table(const std::string& ns, const std::string& name, const TableTally& table) {
     static const ResourceTally kNone;
     auto found = table.resources.find("");
     const ResourceTally& own = found == table.resources.end() ? kNone : found->second;
-    double read = 0, write = 0;
-    for (const auto& [index, resource] : table.resources) {
-      read += resource.units.read_units;
-      write += resource.units.write_units;
-      for (const auto& [op, count] : resource.requests) totals.requests += count;
-    }
-    totals.read_units += read;
-    totals.write_units += write;
+    Totals all;
+    all.Add(table);
     w_.StartObject();
     w_.Key("TableName");
     WriteString(w_, name);
     Counters(own);
     w_.Key("CapacityUnits");
-    w_.Double(read + write);
-    Cost(read, write);
+    w_.Double(all.read_units + all.write_units);
+    Cost(all.read_units, all.write_units);
     Indexes(ns, name, table);
     Shapes(table);
     HotKeys(table);
@@ -254,25 +257,11 @@ class Renderer {
 std::string RenderProfile(const AccessProfile& profile, const engine::Database& db,
                           const ProfileQuery& query) {
   ProfileTallies tallies = profile.Tallies(query.ns);
-  // The tables first, into a buffer of their own: the totals lead the answer.
   Totals totals;
-  std::string databases = api::RenderObject([&](JsonWriter& w) {
-    Renderer renderer(w, db, query);
-    w.Key("Databases");
-    w.StartArray();
-    for (const auto& [ns, tables] : tallies) {
-      w.StartObject();
-      w.Key("Namespace");
-      WriteString(w, ns);
-      w.Key("Tables");
-      w.StartArray();
-      for (const auto& [name, table] : tables) renderer.Table(ns, name, table, totals);
-      w.EndArray();
-      w.EndObject();
-    }
-    w.EndArray();
-  });
-  std::string head = api::RenderObject([&](JsonWriter& w) {
+  for (const auto& [ns, tables] : tallies) {
+    for (const auto& [name, table] : tables) totals.Add(table);
+  }
+  return api::RenderObject([&](JsonWriter& w) {
     w.Key("Since");
     WriteString(w, engine::IsoMillis(profile.since_millis()) + "Z");
     if (query.prices) {
@@ -300,10 +289,21 @@ std::string RenderProfile(const AccessProfile& profile, const engine::Database& 
       w.Key("Cost");
       w.Double(CostOf(*query.prices, totals.read_units, totals.write_units));
     }
+    Renderer renderer(w, db, query);
+    w.Key("Databases");
+    w.StartArray();
+    for (const auto& [ns, tables] : tallies) {
+      w.StartObject();
+      w.Key("Namespace");
+      WriteString(w, ns);
+      w.Key("Tables");
+      w.StartArray();
+      for (const auto& [name, table] : tables) renderer.Table(ns, name, table);
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
   });
-  // {head..., "Databases": [...]}: both rendered as objects; join them.
-  head.pop_back();
-  return head + "," + databases.substr(1);
 }
 
 }  // namespace ddb::emulator
