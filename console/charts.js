@@ -5,6 +5,8 @@
 // on hover. Colours come from CSS classes (console.css), so the charts
 // follow the console's palette.
 
+import {appendChildren} from './util.js';
+
 const kSvg = 'http://www.w3.org/2000/svg';
 
 // s('rect', {x: 1}, child…) -> SVG element.
@@ -13,11 +15,7 @@ export function s(tag, attributes = {}, ...children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value !== undefined && value !== null && value !== false) element.setAttribute(name, value);
   }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
+  return appendChildren(element, children);
 }
 
 // The number as a short text: 3, 0.5, 12.3k.

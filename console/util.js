@@ -11,6 +11,12 @@ export function h(tag, attributes = {}, ...children) {
     else if (name === 'value') element.value = value;
     else element.setAttribute(name, value === true ? '' : value);
   }
+  return appendChildren(element, children);
+}
+
+// Appends nodes and texts (nested lists flattened; null, undefined and false
+// skipped) to `element`, and returns it: h()'s and the charts' s()'s children.
+export function appendChildren(element, children) {
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
     element.append(child instanceof Node ? child : String(child));
