@@ -5,8 +5,9 @@ One command, one table. Starts every server fresh (localdynamo in memory and
 persistent, Dynoxide, dynalite, and nginx answering a fixed body as the
 ceiling of what any HTTP server does on this machine), then for each
 connection count and operation runs wrk (one thread) against each server in
-turn, round after round (A B C D A B C D ...), so that a burst of load from
-elsewhere on the machine hits every server alike. Each cell is the median
+turn, round after round, every other round reversed (A B C D D C B A ...), so
+that a burst of load from elsewhere on the machine hits every server alike and
+no server always runs right after the same one. Each cell is the median
 over the rounds. Then, one server at a time: cold start, idle RSS, a bulk load
 (BatchWriteItem of 25) with the load rate, RSS after it and, for persistent
 localdynamo, bytes on disk per item; and bench/query_scale.py for Query
@@ -305,8 +306,10 @@ def throughput(servers, connections_list, seconds, rounds):
         cases = [(label, target, json.dumps(body), mod) for label, target, body, mod in OPS]
         cases.append((HTTP_ONLY, None, None, 1))
         for label, target, body, mod in cases:
-            for _ in range(rounds):
-                for server in servers:
+            for round_number in range(rounds):
+                # Every other round in the reverse order, so that no server
+                # always runs right after another one's load.
+                for server in servers if round_number % 2 == 0 else servers[::-1]:
                     if label == HTTP_ONLY:
                         if server.kind == "localdynamo":
                             run = wrk(server.port, seconds, connections, pid=server.proc.pid)
@@ -498,7 +501,7 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="1 s per case, 1 round, 16 connections, 20,000-item load")
     parser.add_argument("--seconds", type=int, default=3, help="per wrk run (default 3)")
-    parser.add_argument("--rounds", type=int, default=3, help="A B C rounds (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="A B C C B A rounds (default 3)")
     parser.add_argument("--items", type=int, default=1_000_000, help="bulk-load size")
     parser.add_argument("--load-cap", type=int, default=180,
                         help="seconds a bulk load may take before it is cut short")
