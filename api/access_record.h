@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/capacity.h"
@@ -29,11 +30,13 @@ struct AccessRecord {
   };
   // A partition key a request read or wrote, as Contributor Insights'
   // "most accessed" rules count it: on the table, and on each global index
-  // a write changed or a Query named.
+  // a write changed or a Query named. The key is kept as its text
+  // (AppendKeyText): a string short enough for no allocation, where a copy
+  // of the attributes made several on every write.
   struct PartitionKey {
     std::string table;
     std::string index;
-    engine::Item key;
+    std::string key_text;
   };
 
   // The request's operation ("Query"), set by api::Dispatch.
@@ -62,5 +65,13 @@ struct AccessRecord {
     projection.clear();
   }
 };
+
+// A key's attributes as one string, equal for equal keys: each attribute's
+// name, type and value (a number in its canonical text).
+void AppendKeyText(std::string_view name, const engine::AttributeValue& value,
+                   std::string& text);
+std::string KeyText(const engine::Item& key);
+// The key a KeyText was made from.
+engine::Item KeyFromText(std::string_view text);
 
 }  // namespace ddb::api

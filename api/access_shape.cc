@@ -45,10 +45,6 @@ std::string LegacyConditions(const rapidjson::Value* conditions, std::string_vie
   return joined;
 }
 
-std::string_view Joiner(const rapidjson::Value& request) {
-  return StringOf(Member(request, "ConditionalOperator")) == "OR" ? " OR " : " AND ";
-}
-
 }  // namespace
 
 std::string NormalizedExpression(std::string_view expression, const rapidjson::Value* names) {
@@ -89,40 +85,58 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
                    AccessRecord& record) {
   static constexpr std::string_view kOneTable[] = {"GetItem", "PutItem",  "UpdateItem",
                                                    "DeleteItem", "Query", "Scan"};
-  if (std::find(std::begin(kOneTable), std::end(kOneTable), operation) == std::end(kOneTable)) {
+  if (std::find(std::begin(kOneTable), std::end(kOneTable), operation) == std::end(kOneTable) ||
+      !request.IsObject()) {
     return;
   }
-  const rapidjson::Value* names = Member(request, "ExpressionAttributeNames");
-  auto expression = [&](const char* member) -> std::optional<std::string> {
-    std::string_view text = StringOf(Member(request, member));
+  // The members a shape reads, found in one pass over the request: this runs
+  // on every request the profile records.
+  const rapidjson::Value *names = nullptr, *key_expression = nullptr, *key_conditions = nullptr,
+                         *filter = nullptr, *condition = nullptr, *legacy_filter = nullptr,
+                         *expected = nullptr, *projection = nullptr, *attributes = nullptr,
+                         *select = nullptr, *conditional_operator = nullptr;
+  for (const auto& member : request.GetObject()) {
+    std::string_view name(member.name.GetString(), member.name.GetStringLength());
+    const rapidjson::Value* value = &member.value;
+    if (name == "ExpressionAttributeNames") names = value;
+    else if (name == "KeyConditionExpression") key_expression = value;
+    else if (name == "KeyConditions") key_conditions = value;
+    else if (name == "FilterExpression") filter = value;
+    else if (name == "ConditionExpression") condition = value;
+    else if (name == "QueryFilter" || name == "ScanFilter") legacy_filter = value;
+    else if (name == "Expected") expected = value;
+    else if (name == "ProjectionExpression") projection = value;
+    else if (name == "AttributesToGet") attributes = value;
+    else if (name == "Select") select = value;
+    else if (name == "ConditionalOperator") conditional_operator = value;
+  }
+  auto expression = [&](const rapidjson::Value* value) -> std::optional<std::string> {
+    std::string_view text = StringOf(value);
     if (text.empty()) return std::nullopt;
     return NormalizedExpression(text, names);
   };
-  if (auto key = expression("KeyConditionExpression")) {
+  if (auto key = expression(key_expression)) {
     record.key_condition = std::move(*key);
-  } else {
-    record.key_condition = LegacyConditions(Member(request, "KeyConditions"), " AND ");
+  } else if (key_conditions) {
+    record.key_condition = LegacyConditions(key_conditions, " AND ");
   }
-  if (auto filter = expression("FilterExpression")) {
-    record.filter = std::move(*filter);
-  } else if (auto condition = expression("ConditionExpression")) {
-    record.filter = std::move(*condition);
-  } else {
-    const rapidjson::Value* legacy = Member(request, "QueryFilter");
-    if (!legacy) legacy = Member(request, "ScanFilter");
-    if (!legacy) legacy = Member(request, "Expected");
-    record.filter = LegacyConditions(legacy, Joiner(request));
+  if (auto text = expression(filter)) {
+    record.filter = std::move(*text);
+  } else if (auto text = expression(condition)) {
+    record.filter = std::move(*text);
+  } else if (const rapidjson::Value* legacy = legacy_filter ? legacy_filter : expected) {
+    record.filter =
+        LegacyConditions(legacy, StringOf(conditional_operator) == "OR" ? " OR " : " AND ");
   }
-  if (auto projection = expression("ProjectionExpression")) {
-    record.projection = std::move(*projection);
-  } else if (const rapidjson::Value* attributes = Member(request, "AttributesToGet");
-             attributes && attributes->IsArray()) {
+  if (auto text = expression(projection)) {
+    record.projection = std::move(*text);
+  } else if (attributes && attributes->IsArray()) {
     for (const auto& name : attributes->GetArray()) {
       if (!name.IsString()) continue;
       if (!record.projection.empty()) record.projection += ", ";
       record.projection.append(name.GetString(), name.GetStringLength());
     }
-  } else if (std::string_view select = StringOf(Member(request, "Select")); select == "COUNT") {
+  } else if (StringOf(select) == "COUNT") {
     record.projection = "COUNT";
   }
 }

@@ -15,13 +15,13 @@ void NotePartition(Context& ctx, const engine::TableSchema& schema, std::string_
     key = &schema.key;
     index = "";
   }
-  engine::Item partition;
+  std::string text;
   for (const auto& element : key->hash) {
     auto found = item.find(element.name);
     if (found == item.end()) return;
-    partition.emplace(found->first, found->second);
+    AppendKeyText(found->first, found->second, text);
   }
-  ctx.record->partition_keys.push_back({schema.name, std::string(index), std::move(partition)});
+  ctx.record->partition_keys.push_back({schema.name, std::string(index), std::move(text)});
 }
 
 }  // namespace

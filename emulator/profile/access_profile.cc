@@ -54,17 +54,22 @@ void AddToTimeline(TableTally& table, int64_t second, double read, double write)
   timeline.back().write_units += write;
 }
 
-void CountKey(ResourceTally& resource, const std::string& text, const engine::Item& key) {
+void CountKey(ResourceTally& resource, const std::string& text) {
   auto it = resource.partition_keys.find(text);
   if (it == resource.partition_keys.end()) {
     if (resource.partition_keys.size() >= AccessProfile::kMaxKeys) return;
-    it = resource.partition_keys.emplace(text, ResourceTally::KeyCount{key, 0}).first;
+    // The key's attributes, for the report, made once per key counted.
+    it = resource.partition_keys.emplace(text, ResourceTally::KeyCount{api::KeyFromText(text), 0})
+             .first;
   }
   ++it->second.count;
 }
 
-bool IsRangeRead(std::string_view operation) {
-  return operation == "Query" || operation == "Scan";
+// The one shape later new shapes are added to once a table has kMaxShapes.
+ShapeTally OtherShape() {
+  ShapeTally other;
+  other.operation = "(other)";
+  return other;
 }
 
 }  // namespace
@@ -110,7 +115,7 @@ static void Merge(TableTally& to, const TableTally& from) {
         to.shapes.emplace(key, shape);
         continue;
       }
-      it = to.shapes.try_emplace("(other)", ShapeTally{.operation = "(other)"}).first;
+      it = to.shapes.try_emplace("(other)", OtherShape()).first;
     }
     Merge(it->second, shape);
   }
@@ -128,27 +133,6 @@ static void Merge(TableTally& to, const TableTally& from) {
   while (to.timeline.size() > AccessProfile::kTimelineSeconds) to.timeline.pop_front();
 }
 
-std::string KeyText(const engine::Item& key) {
-  std::string text;
-  AppendKeyText(key, text);
-  return text;
-}
-
-void AppendKeyText(const engine::Item& key, std::string& text) {
-  for (const auto& [name, value] : key) {
-    text += name;
-    text += '\x1f';
-    text += static_cast<char>('0' + static_cast<int>(value.type()));
-    switch (value.type()) {
-      case engine::AttributeType::kS: text += value.as<std::string>(); break;
-      case engine::AttributeType::kN: text += value.as<engine::Number>().ToString(); break;
-      case engine::AttributeType::kB: text += value.as<engine::Binary>().bytes; break;
-      default: text += engine::DebugString(value); break;  // not a key type
-    }
-    text += '\x1e';
-  }
-}
-
 AccessProfile::AccessProfile() : since_millis_(NowMillis()) {}
 
 AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
@@ -163,11 +147,11 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     std::string_view table;
     double read = 0;
     double write = 0;
+    TableTally* tally = nullptr;  // found once, under the lock
   };
   // Scratch space of this thread's, reused from request to request.
   thread_local std::vector<Units> table_units;  // a few tables at most: searched in order
   thread_local std::vector<std::string> shape_keys;
-  thread_local std::vector<std::string> key_texts;
   table_units.clear();
   auto units_of = [&](std::string_view table) -> Units* {
     for (Units& u : table_units) {
@@ -181,8 +165,8 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     if (!units) units = &table_units.emplace_back(Units{table});
     (c.write ? units->write : units->read) += c.total();
   }
-  // The strings first, outside the lock, each into a string kept from an
-  // earlier request.
+  // The shapes' keys first, outside the lock, each into a string kept
+  // from an earlier request.
   if (shape_keys.size() < record.accesses.size()) shape_keys.resize(record.accesses.size());
   for (size_t i = 0; i < record.accesses.size(); ++i) {
     std::string& key = shape_keys[i];
@@ -193,27 +177,28 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
       key += *part;
     }
   }
-  if (key_texts.size() < record.partition_keys.size()) {
-    key_texts.resize(record.partition_keys.size());
-  }
-  for (size_t i = 0; i < record.partition_keys.size(); ++i) {
-    AppendKeyText(record.partition_keys[i].key, key_texts[i].erase());
-  }
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
   auto& tables = Entry(shard.tallies, ns);
+  // Most requests name one table: its tally is looked up once.
+  auto tally_of = [&](std::string_view table) -> TableTally& {
+    Units* units = units_of(table);
+    if (!units) return Entry(tables, table);
+    if (!units->tally) units->tally = &Entry(tables, table);
+    return *units->tally;
+  };
   for (const api::Consumption& c : record.consumed) {
-    AddConsumption(Entry(tables, api::TableNameInArn(c.table)), c);
+    AddConsumption(tally_of(api::TableNameInArn(c.table)), c);
   }
   for (const Units& units : table_units) {
-    AddToTimeline(Entry(tables, units.table), unix_second, units.read, units.write);
+    AddToTimeline(*units.tally, unix_second, units.read, units.write);
   }
   for (size_t i = 0; i < record.accesses.size(); ++i) {
     const api::AccessRecord::Access& access = record.accesses[i];
     std::string_view name = api::TableNameInArn(access.table);
-    TableTally& table = Entry(tables, name);
+    TableTally& table = tally_of(name);
     ResourceTally& resource = Entry(table.resources, access.index);
-    ++resource.requests[record.operation];
+    ++Entry(resource.requests, record.operation);
     resource.items_read += access.items_read;
     resource.items_returned += access.items_returned;
     if (access.scan) {
@@ -234,7 +219,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
                                                         record.projection})
                     .first;
       } else {
-        shape = table.shapes.try_emplace("(other)", ShapeTally{.operation = "(other)"}).first;
+        shape = table.shapes.try_emplace("(other)", OtherShape()).first;
       }
     }
     ShapeTally& tally = shape->second;
@@ -247,10 +232,9 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     tally.items_read += access.items_read;
     tally.items_returned += access.items_returned;
   }
-  for (size_t i = 0; i < record.partition_keys.size(); ++i) {
-    const api::AccessRecord::PartitionKey& pk = record.partition_keys[i];
-    TableTally& table = Entry(tables, api::TableNameInArn(pk.table));
-    CountKey(Entry(table.resources, pk.index), key_texts[i], pk.key);
+  for (const api::AccessRecord::PartitionKey& pk : record.partition_keys) {
+    TableTally& table = tally_of(api::TableNameInArn(pk.table));
+    CountKey(Entry(table.resources, pk.index), pk.key_text);
   }
 }
 

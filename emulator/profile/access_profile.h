@@ -40,7 +40,7 @@ struct UnitsAndBytes {
 
 // A table's or one of its indexes' tallies.
 struct ResourceTally {
-  std::map<std::string, uint64_t> requests;  // by operation
+  std::map<std::string, uint64_t, std::less<>> requests;  // by operation
   UnitsAndBytes units;
   uint64_t items_read = 0;
   uint64_t items_returned = 0;
@@ -52,7 +52,7 @@ struct ResourceTally {
     engine::Item key;
     uint64_t count = 0;
   };
-  std::unordered_map<std::string, KeyCount> partition_keys;  // by KeyText
+  std::unordered_map<std::string, KeyCount> partition_keys;  // by api::KeyText
 };
 
 struct ShapeTally {
@@ -112,10 +112,5 @@ class AccessProfile {
   std::array<Shard, kShards> shards_;
   std::atomic<int64_t> since_millis_;
 };
-
-// A partition key as one string, equal for equal keys: each attribute's
-// name, type and value (a number in its canonical text).
-std::string KeyText(const engine::Item& key);
-void AppendKeyText(const engine::Item& key, std::string& text);
 
 }  // namespace ddb::emulator

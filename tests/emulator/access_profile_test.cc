@@ -17,7 +17,7 @@ api::AccessRecord Read(std::string table, std::string filter, std::string pk) {
   record.consumed.push_back(consumed);
   record.accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
   record.partition_keys.push_back(
-      {table, "", engine::Item{{"pk", engine::AttributeValue(std::move(pk))}}});
+      {table, "", api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::move(pk))}})});
   return record;
 }
 
@@ -36,7 +36,7 @@ TEST(AccessProfileTest, AddsUnitsItemsAndKeysPerTable) {
   EXPECT_EQ(table.items_read, 12u);
   EXPECT_EQ(table.items_returned, 3u);
   EXPECT_EQ(orders.shapes.size(), 2u);
-  EXPECT_EQ(table.partition_keys.at(KeyText(
+  EXPECT_EQ(table.partition_keys.at(api::KeyText(
                 engine::Item{{"pk", engine::AttributeValue(std::string("k1"))}})).count,
             2u);
   ASSERT_EQ(orders.timeline.size(), 2u);
