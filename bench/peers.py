@@ -110,6 +110,20 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def run_queue_seconds(pid):
+    """Time the process's threads spent runnable but waiting for a core
+    (/proc/<pid>/task/*/schedstat, second field, in ns): where a tail comes
+    from when the server's and the client's threads outnumber the cores."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, task)) as stat:
+                total += int(stat.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass  # a thread that ended, or a kernel without schedstats
+    return total / 1e9
+
+
 def dir_bytes(path):
     total = 0
     for parent, _, files in os.walk(path):
@@ -273,6 +287,7 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
     command = ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
                "-s", LUA, "http://127.0.0.1:%d/" % port]
     cpu_before = cpu_seconds(pid) if pid else 0.0
+    wait_before = run_queue_seconds(pid) if pid else 0.0
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     out = []
@@ -283,6 +298,7 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
             proc.send_signal(signal.SIGINT)
     proc.wait()
     cpu = cpu_seconds(pid) - cpu_before if pid else 0.0
+    wait = run_queue_seconds(pid) - wait_before if pid else 0.0
     text = "".join(out)
     found = re.search(r"BENCH requests=(\d+) errors=(\d+) seconds=([\d.]+) "
                       r"p50=(\d+) p99=(\d+) p999=(\d+)", text)
@@ -294,7 +310,7 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
             "requests": requests, "p50": int(found.group(4)) / 1000.0,
             "p99": int(found.group(5)) / 1000.0, "p999": int(found.group(6)) / 1000.0,
             "batches": max([0] + [int(l.split()[1]) for l in out if l.startswith("BATCHES")]),
-            "cpu_us": cpu * 1e6 / max(1, requests)}
+            "cpu_us": cpu * 1e6 / max(1, requests), "wait_us": wait * 1e6 / max(1, requests)}
 
 
 # ---------------------------------------------------------------- throughput
@@ -329,7 +345,7 @@ def throughput(servers, connections_list, seconds, rounds):
     results = {}
     for key, runs in raw.items():
         results[key] = {field: statistics.median(r[field] for r in runs)
-                        for field in ("rate", "p50", "p99", "p999", "cpu_us")}
+                        for field in ("rate", "p50", "p99", "p999", "cpu_us", "wait_us")}
         results[key]["errors"] = sum(r["errors"] for r in runs)
     return results
 
@@ -340,8 +356,9 @@ def ratio(value, base):
 
 def print_throughput(results, servers, connections_list, reference):
     print("| connections | operation | server | ops/s (÷ {0}) | p50 ms (÷) | p99 ms (÷) "
-          "| p99.9 ms (÷) | errors | server CPU µs/op (÷) |".format(reference))
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| p99.9 ms (÷) | errors | server CPU µs/op (÷) | run-queue wait µs/op |"
+          .format(reference))
+    print("|---|---|---|---|---|---|---|---|---|---|")
     labels = [op[0] for op in OPS] + [HTTP_ONLY]
     for connections in connections_list:
         for label in labels:
@@ -349,7 +366,7 @@ def print_throughput(results, servers, connections_list, reference):
             for server in servers:
                 r = results.get((label, connections, server.name))
                 if label in server.unsupported:
-                    print("| {} | {} | {} | not supported: {} | | | | | |".format(
+                    print("| {} | {} | {} | not supported: {} | | | | | | |".format(
                         connections, label, server.name, server.unsupported[label]))
                 if not r:
                     continue
@@ -357,8 +374,9 @@ def print_throughput(results, servers, connections_list, reference):
                 for field in ("p50", "p99", "p999"):
                     cells.append("{:.2f}{}".format(r[field], ratio(r[field], base and base[field])))
                 cpu = "{:.0f}{}".format(r["cpu_us"], ratio(r["cpu_us"], base and base["cpu_us"]))
-                print("| {} | {} | {} | {} | {} | {} |".format(
-                    connections, label, server.name, " | ".join(cells), r["errors"], cpu))
+                print("| {} | {} | {} | {} | {} | {} | {:.2f} |".format(
+                    connections, label, server.name, " | ".join(cells), r["errors"], cpu,
+                    r["wait_us"]))
 
 
 def print_targets(results, connections_list):
