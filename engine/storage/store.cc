@@ -168,11 +168,9 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     cf_options.arena_block_size = 1 << 20;
     // The read before every write mostly misses (a new item): a Bloom filter
     // over each memtable's keys answers it without walking the skip lists,
-    // of which there are several below. 256 KB per memtable (1.2 MB of an
-    // idle server's RSS): some 100 bits per key for items of a few KB.
-    // Loading embeddings without it: 1.15x the CPU per item.
-    cf_options.memtable_prefix_bloom_size_ratio = 0.001;
-    cf_options.memtable_whole_key_filtering = true;
+    // of which there are several below: some 100 bits per key for items of
+    // a few KB. Loading embeddings without it: 1.15x the CPU per item. Only
+    // the items family is read that way (see items_options below).
     // Flushing a memtable copies it into an in-memory file that grows by
     // doubling, then compaction copies it again: a seventh of a bulk load's
     // CPU. Full memtables stay as they are instead (readers check each one,
@@ -185,6 +183,20 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     cf_options.min_write_buffer_number_to_merge = 6;
     cf_options.compaction_style = rocksdb::kCompactionStyleUniversal;
   }
+  // The memtable Bloom filter is made, zeroed, with every memtable: 256 KB
+  // each. Only the items are read before they are written; on the other
+  // families it was 1.25 MB of an idle server's memory and a tenth of its
+  // start-up (bench/README.md, docs/measured.md).
+  rocksdb::ColumnFamilyOptions items_options = cf_options;
+  if (options.in_memory) {
+    items_options.memtable_prefix_bloom_size_ratio = 0.001;
+    items_options.memtable_whole_key_filtering = true;
+  }
+  auto descriptor = [&](const std::string& name) {
+    return rocksdb::ColumnFamilyDescriptor(
+        name, name == kFamilyNames[static_cast<size_t>(Family::kItems)] ? items_options
+                                                                          : cf_options);
+  };
   // Open the families the database has (only "default" on a new one), then
   // create the missing ones in one call: RocksDB rewrites and re-reads its
   // OPTIONS file for every family it creates on its own, which was most of a
@@ -196,7 +208,7 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
   }
   if (existing.empty()) existing.push_back(rocksdb::kDefaultColumnFamilyName);
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const std::string& name : existing) descriptors.emplace_back(name, cf_options);
+  for (const std::string& name : existing) descriptors.push_back(descriptor(name));
   std::vector<rocksdb::ColumnFamilyHandle*> opened;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &opened, &raw);
@@ -220,7 +232,9 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     }
   }
   std::vector<rocksdb::ColumnFamilyHandle*> created;
-  if (!missing.empty()) s = rep->db->CreateColumnFamilies(cf_options, missing, &created);
+  std::vector<rocksdb::ColumnFamilyDescriptor> missing_descriptors;
+  for (const std::string& name : missing) missing_descriptors.push_back(descriptor(name));
+  if (!missing.empty()) s = rep->db->CreateColumnFamilies(missing_descriptors, &created);
   opened.insert(opened.end(), created.begin(), created.end());
   // In kFamilyNames' order; a family this version does not know stays closed.
   for (std::string_view name : kFamilyNames) {
