@@ -1,25 +1,48 @@
 #include "api/access_record.h"
 
+#include <optional>
+#include <string>
+
 namespace ddb::api {
 namespace {
 
-constexpr char kNameEnd = '\x1f';
-constexpr char kValueEnd = '\x1e';
+// "<length>:<bytes>": no byte of a name or value can end it early.
+void AppendCounted(std::string_view bytes, std::string& text) {
+  text += std::to_string(bytes.size());
+  text += ':';
+  text += bytes;
+}
+
+// The bytes AppendCounted wrote at the front of `text`, taken off it; none
+// when `text` does not start with them.
+std::optional<std::string> TakeCounted(std::string_view& text) {
+  size_t colon = text.find(':');
+  if (colon == 0 || colon == std::string_view::npos) return std::nullopt;
+  size_t length = 0;
+  for (char digit : text.substr(0, colon)) {
+    if (digit < '0' || digit > '9') return std::nullopt;
+    length = length * 10 + static_cast<size_t>(digit - '0');
+  }
+  if (text.size() - colon - 1 < length) return std::nullopt;
+  std::string bytes(text.substr(colon + 1, length));
+  text.remove_prefix(colon + 1 + length);
+  return bytes;
+}
 
 }  // namespace
 
 void AppendKeyText(std::string_view name, const engine::AttributeValue& value,
                    std::string& text) {
-  text += name;
-  text += kNameEnd;
+  AppendCounted(name, text);
   text += static_cast<char>('0' + static_cast<int>(value.type()));
   switch (value.type()) {
-    case engine::AttributeType::kS: text += value.as<std::string>(); break;
-    case engine::AttributeType::kN: text += value.as<engine::Number>().ToString(); break;
-    case engine::AttributeType::kB: text += value.as<engine::Binary>().bytes; break;
-    default: text += engine::DebugString(value); break;  // not a key type
+    case engine::AttributeType::kS: AppendCounted(value.as<std::string>(), text); break;
+    case engine::AttributeType::kN:
+      AppendCounted(value.as<engine::Number>().ToString(), text);
+      break;
+    case engine::AttributeType::kB: AppendCounted(value.as<engine::Binary>().bytes, text); break;
+    default: AppendCounted(engine::DebugString(value), text); break;  // not a key type
   }
-  text += kValueEnd;
 }
 
 std::string KeyText(const engine::Item& key) {
@@ -31,23 +54,19 @@ std::string KeyText(const engine::Item& key) {
 engine::Item KeyFromText(std::string_view text) {
   engine::Item key;
   while (!text.empty()) {
-    size_t name_end = text.find(kNameEnd);
-    size_t value_end = text.find(kValueEnd, name_end);
-    if (name_end == std::string_view::npos || value_end == std::string_view::npos ||
-        value_end == name_end + 1) {
-      break;  // not a KeyText
-    }
-    std::string name(text.substr(0, name_end));
-    auto type = static_cast<engine::AttributeType>(text[name_end + 1] - '0');
-    std::string value(text.substr(name_end + 2, value_end - name_end - 2));
-    text.remove_prefix(value_end + 1);
+    std::optional<std::string> name = TakeCounted(text);
+    if (!name || text.empty()) break;  // not a KeyText
+    auto type = static_cast<engine::AttributeType>(text.front() - '0');
+    text.remove_prefix(1);
+    std::optional<std::string> value = TakeCounted(text);
+    if (!value) break;
     if (type == engine::AttributeType::kN) {
-      auto number = engine::Number::Parse(value);
-      if (number.ok()) key.emplace(std::move(name), engine::AttributeValue(*std::move(number)));
+      auto number = engine::Number::Parse(*value);
+      if (number.ok()) key.emplace(std::move(*name), engine::AttributeValue(*std::move(number)));
     } else if (type == engine::AttributeType::kB) {
-      key.emplace(std::move(name), engine::AttributeValue(engine::Binary{std::move(value)}));
+      key.emplace(std::move(*name), engine::AttributeValue(engine::Binary{std::move(*value)}));
     } else {
-      key.emplace(std::move(name), engine::AttributeValue(std::move(value)));
+      key.emplace(std::move(*name), engine::AttributeValue(std::move(*value)));
     }
   }
   return key;

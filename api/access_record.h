@@ -31,8 +31,8 @@ struct AccessRecord {
   // A partition key a request read or wrote, as Contributor Insights'
   // "most accessed" rules count it: on the table, and on each global index
   // a write changed or a Query named. The key is kept as its text
-  // (AppendKeyText): a string short enough for no allocation, where a copy
-  // of the attributes made several on every write.
+  // (AppendKeyText): for most keys a string short enough for no
+  // allocation, where a copy of the attributes made several on every write.
   struct PartitionKey {
     std::string table;
     std::string index;
@@ -67,7 +67,8 @@ struct AccessRecord {
 };
 
 // A key's attributes as one string, equal for equal keys: each attribute's
-// name, type and value (a number in its canonical text).
+// name, type and value (a number in its canonical text), each name and
+// value after its length, so that any bytes in them read back as they were.
 void AppendKeyText(std::string_view name, const engine::AttributeValue& value,
                    std::string& text);
 std::string KeyText(const engine::Item& key);

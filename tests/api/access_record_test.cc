@@ -16,6 +16,17 @@ TEST(KeyTextTest, GivesBackTheKeyItWasMadeFrom) {
   EXPECT_EQ(KeyFromText(KeyText(key)), key);
 }
 
+TEST(KeyTextTest, KeepsValuesThatHoldAnyBytes) {
+  engine::Item key{
+      {"pk:1", engine::AttributeValue(std::string("a:3:b\x1e\x1f"))},
+      {"sk", engine::AttributeValue(engine::Binary{std::string("\x1e\x1f:9", 4)})},
+  };
+  EXPECT_EQ(KeyFromText(KeyText(key)), key);
+  EXPECT_NE(KeyText({{"a", engine::AttributeValue(std::string("b1:c"))}}),
+            KeyText({{"a", engine::AttributeValue(std::string("b"))},
+                     {"c", engine::AttributeValue(std::string(""))}}));
+}
+
 TEST(KeyTextTest, EqualNumbersGiveOneText) {
   auto text = [](const char* number) {
     return KeyText({{"n", engine::AttributeValue(*engine::Number::Parse(number))}});
