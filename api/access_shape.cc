@@ -92,9 +92,9 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
   // The members a shape reads, found in one pass over the request: this runs
   // on every request the profile records.
   const rapidjson::Value *names = nullptr, *key_expression = nullptr, *key_conditions = nullptr,
-                         *filter = nullptr, *condition = nullptr, *legacy_filter = nullptr,
-                         *expected = nullptr, *projection = nullptr, *attributes = nullptr,
-                         *select = nullptr, *conditional_operator = nullptr;
+                         *filter = nullptr, *condition = nullptr, *query_filter = nullptr,
+                         *scan_filter = nullptr, *expected = nullptr, *projection = nullptr,
+                         *attributes = nullptr, *select = nullptr, *conditional_operator = nullptr;
   for (const auto& member : request.GetObject()) {
     std::string_view name(member.name.GetString(), member.name.GetStringLength());
     const rapidjson::Value* value = &member.value;
@@ -103,7 +103,8 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     else if (name == "KeyConditions") key_conditions = value;
     else if (name == "FilterExpression") filter = value;
     else if (name == "ConditionExpression") condition = value;
-    else if (name == "QueryFilter" || name == "ScanFilter") legacy_filter = value;
+    else if (name == "QueryFilter") query_filter = value;
+    else if (name == "ScanFilter") scan_filter = value;
     else if (name == "Expected") expected = value;
     else if (name == "ProjectionExpression") projection = value;
     else if (name == "AttributesToGet") attributes = value;
@@ -124,7 +125,9 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     record.filter = std::move(*text);
   } else if (auto text = expression(condition)) {
     record.filter = std::move(*text);
-  } else if (const rapidjson::Value* legacy = legacy_filter ? legacy_filter : expected) {
+  } else if (const rapidjson::Value* legacy = query_filter ? query_filter
+                                             : scan_filter  ? scan_filter
+                                                            : expected) {
     record.filter =
         LegacyConditions(legacy, StringOf(conditional_operator) == "OR" ? " OR " : " AND ");
   }

@@ -190,7 +190,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   for (const api::Consumption& c : record.consumed) {
     AddConsumption(tally_of(api::TableNameInArn(c.table)), c);
   }
-  for (const Units& units : table_units) {
+  for (const Units& units : table_units) {  // each one's tally found by the loop above
     AddToTimeline(*units.tally, unix_second, units.read, units.write);
   }
   for (size_t i = 0; i < record.accesses.size(); ++i) {
