@@ -166,27 +166,25 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
     // than 64 MB took a further tenth off the CPU per item of that load.
     cf_options.write_buffer_size = 256 << 20;
     cf_options.arena_block_size = 1 << 20;
-    // The read before every write mostly misses (a new item): a Bloom filter
-    // over each memtable's keys answers it without walking the skip lists,
-    // of which there are several below: some 100 bits per key for items of
-    // a few KB. Loading embeddings without it: 1.15x the CPU per item. Only
-    // the items family is read that way (see items_options below).
     // Flushing a memtable copies it into an in-memory file that grows by
     // doubling, then compaction copies it again: a seventh of a bulk load's
     // CPU. Full memtables stay as they are instead (readers check each one,
-    // behind its Bloom filter) until six of them, 1.5 GB, wait; only then
-    // are they flushed together, which also bounds what overwritten and
-    // deleted items keep of the memory. Loading 100,000 items of 768
+    // the items' behind their Bloom filter) until six of them, 1.5 GB,
+    // wait; only then are they flushed together, which also bounds what
+    // overwritten and deleted items keep of the memory. Loading 100,000 items of 768
     // dimensions (1.3 GB of items): 0.8x the CPU per item, 1.10 GB of RSS
     // after it rather than 1.28.
     cf_options.max_write_buffer_number = 8;
     cf_options.min_write_buffer_number_to_merge = 6;
     cf_options.compaction_style = rocksdb::kCompactionStyleUniversal;
   }
-  // The memtable Bloom filter is made, zeroed, with every memtable: 256 KB
-  // each. Only the items are read before they are written; on the other
-  // families it was 1.25 MB of an idle server's memory and a tenth of its
-  // start-up (bench/README.md, docs/measured.md).
+  // In memory, the read before every write mostly misses (a new item): a
+  // Bloom filter over each memtable's keys answers it without walking the
+  // skip lists, of which there are several: some 100 bits per key for items
+  // of a few KB. Loading embeddings without it: 1.15x the CPU per item. It
+  // is made, zeroed, with every memtable (256 KB), and only the items are
+  // read that way: on the other families it was 1.25 MB of an idle server's
+  // memory (docs/measured.md).
   rocksdb::ColumnFamilyOptions items_options = cf_options;
   if (options.in_memory) {
     items_options.memtable_prefix_bloom_size_ratio = 0.001;
@@ -225,16 +223,14 @@ Result<std::unique_ptr<Store>> Store::Open(const Options& options) {
       }
     }
   }
-  std::vector<std::string> missing;
+  std::vector<rocksdb::ColumnFamilyDescriptor> missing;
   for (std::string_view name : kFamilyNames) {
     if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
-      missing.emplace_back(name);
+      missing.push_back(descriptor(std::string(name)));
     }
   }
   std::vector<rocksdb::ColumnFamilyHandle*> created;
-  std::vector<rocksdb::ColumnFamilyDescriptor> missing_descriptors;
-  for (const std::string& name : missing) missing_descriptors.push_back(descriptor(name));
-  if (!missing.empty()) s = rep->db->CreateColumnFamilies(missing_descriptors, &created);
+  if (!missing.empty()) s = rep->db->CreateColumnFamilies(missing, &created);
   opened.insert(opened.end(), created.begin(), created.end());
   // In kFamilyNames' order; a family this version does not know stays closed.
   for (std::string_view name : kFamilyNames) {
