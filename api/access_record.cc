@@ -1,5 +1,6 @@
 #include "api/access_record.h"
 
+#include <charconv>
 #include <optional>
 #include <string>
 
@@ -8,7 +9,8 @@ namespace {
 
 // "<length>:<bytes>": no byte of a name or value can end it early.
 void AppendCounted(std::string_view bytes, std::string& text) {
-  text += std::to_string(bytes.size());
+  char digits[20];  // a size_t's decimal digits, without a string for them
+  text.append(digits, std::to_chars(digits, digits + sizeof digits, bytes.size()).ptr);
   text += ':';
   text += bytes;
 }
