@@ -169,7 +169,7 @@ class Server:
         """Starts the process; returns ms from spawn to the first answered request."""
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="peers-" + self.name + "-")
-        command = self.command()
+        command = PIN_SERVERS + self.command()
         started = time.perf_counter()
         self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
@@ -278,13 +278,18 @@ def prepare(server):
     return unsupported
 
 
+# Command prefixes that pin the servers and wrk to cores (--pin); none by default.
+PIN_SERVERS = []
+PIN_WRK = []
+
+
 def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_loaded=None,
         pid=None):
     """Runs wrk; returns dict(rate, p50, p99, p999 in ms, errors, requests and,
     given the server's pid, cpu_us: the server's CPU time per request)."""
     env = dict(os.environ, BENCH_TARGET=target and "DynamoDB_20120810." + target,
                BENCH_BODY=body, BENCH_MOD=str(mod), BENCH_TOTAL=str(total))
-    command = ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
+    command = PIN_WRK + ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
                "-s", LUA, "http://127.0.0.1:%d/" % port]
     cpu_before = cpu_seconds(pid) if pid else 0.0
     wait_before = run_queue_seconds(pid) if pid else 0.0
@@ -531,9 +536,16 @@ def main():
                              "(repeatable; name it in --servers)")
     parser.add_argument("--only", choices=["throughput", "memory", "scale"], action="append",
                         help="run only these parts (repeatable)")
+    parser.add_argument("--pin", action="store_true",
+                        help="run the servers on core 0 and wrk on core 1 (taskset): each "
+                             "throughput is then the server's alone, steadier from run to "
+                             "run, for comparing a cost on the server's side")
     parser.add_argument("--connections", help="comma-separated connection counts "
                         "(default 1,16,64)")
     args = parser.parse_args()
+    if args.pin:
+        global PIN_SERVERS, PIN_WRK
+        PIN_SERVERS, PIN_WRK = ["taskset", "-c", "0"], ["taskset", "-c", "1"]
     connections = [int(c) for c in (args.connections or "1,16,64").split(",")]
     starts = 5
     if args.quick:

@@ -2,10 +2,14 @@
 # What the access profile (docs/profile.md), on by default, costs: the same
 # build with it (ld-memory) and without it (--no-profile), interleaved round
 # after round by bench/peers.py at 16 connections; ld-noprofile's ratio is
-# its throughput over ld-memory's (1.03: the profile costs 3%). Needs what peers.py needs (wrk, build/localdynamo).
+# its throughput over ld-memory's (1.03: the profile costs 3%). The servers
+# run on one core and wrk on the other (--pin): unpinned, the scheduler's
+# placement of wrk and the I/O threads moved single cells by up to 10%,
+# more than the profile costs. Needs what peers.py needs (wrk, taskset,
+# build/localdynamo).
 #   bench/profile_cost.sh [--seconds S] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec bench/peers.py --only throughput --connections "${CONNECTIONS:-16}" \
   --variant "ld-noprofile=build/localdynamo --no-profile" --servers ld-noprofile,ld-memory \
-  --seconds 5 --rounds 4 "$@"
+  --pin --seconds 5 --rounds 4 "$@"
