@@ -460,6 +460,7 @@ def bulk_load(server, items, cap_seconds):
         server.start()
         must(server.port, "CreateTable", table_request("load"))
         time.sleep(0.1)
+        rss_empty = rss_mb(server.proc.pid)
         empty_bytes = 0
         if server.persistent:
             empty_bytes = dir_bytes(server.dir)
@@ -474,6 +475,7 @@ def bulk_load(server, items, cap_seconds):
         loaded = items if loaded_at else run["batches"] * 25
         result = {"loaded": loaded, "load_rate": loaded / elapsed, "load_errors": run["errors"],
                   "rss_loaded": rss_mb(server.proc.pid), "finished": bool(loaded_at)}
+        result["rss_per_item"] = (result["rss_loaded"] - rss_empty) * 1024 * 1024 / loaded
         if server.persistent:
             server.stop()  # a clean close: what stays on disk
             result["bytes_per_item"] = (dir_bytes(server.dir) - empty_bytes) / loaded
@@ -482,10 +484,26 @@ def bulk_load(server, items, cap_seconds):
         server.cleanup()
 
 
+def load_item_bytes(items):
+    """The mean DynamoDB size of bulk_load's items: each attribute's name and
+    value, a number as 1 byte plus 1 per 2 significant digits."""
+    def number_bytes(n):
+        return 1 + (len(str(n).strip("0") or "0") + 1) // 2
+    batches = max(1, items // 25)
+    total = 0
+    for batch in range(batches):  # {id}: the batch's number, the same for its 25 items
+        id_bytes = len("load#%d" % batch) + number_bytes(batch)
+        total += sum(len("pk" "sk" "payload" "n") + id_bytes + number_bytes(i) + 104
+                     for i in range(25))
+    return total / (batches * 25)
+
+
 def print_memory(rows, items):
+    item_bytes = load_item_bytes(items)
     print("\n| server | start → first answer, ms (median, min) | idle RSS MB "
-          "| load {:,} items: items/s | RSS after load MB | bytes on disk per item |".format(items))
-    print("|---|---|---|---|---|---|")
+          "| load {:,} items: items/s | RSS after load MB | RSS growth per item, bytes "
+          "(÷ the item's {:.0f} bytes) | bytes on disk per item |".format(items, item_bytes))
+    print("|---|---|---|---|---|---|---|")
     for row in rows:
         load = "—"
         if "load_rate" in row:
@@ -494,9 +512,13 @@ def print_memory(rows, items):
                 load += " (stopped after {:,} items)".format(row["loaded"])
             if row["load_errors"]:
                 load += ", {} errors".format(row["load_errors"])
-        print("| {} | {:.1f}, {:.1f} | {:.1f} | {} | {} | {} |".format(
+        per_item = "—"
+        if "rss_per_item" in row:
+            per_item = "{:.0f} ({:.2f})".format(row["rss_per_item"],
+                                                row["rss_per_item"] / item_bytes)
+        print("| {} | {:.1f}, {:.1f} | {:.1f} | {} | {} | {} | {} |".format(
             row["name"], row["cold"], row["cold_min"], row["idle"], load,
-            "{:.0f}".format(row["rss_loaded"]) if "rss_loaded" in row else "—",
+            "{:.0f}".format(row["rss_loaded"]) if "rss_loaded" in row else "—", per_item,
             "{:.0f}".format(row["bytes_per_item"]) if "bytes_per_item" in row else "—"))
 
 
