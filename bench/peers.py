@@ -289,8 +289,8 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
     given the server's pid, cpu_us: the server's CPU time per request)."""
     env = dict(os.environ, BENCH_TARGET=target and "DynamoDB_20120810." + target,
                BENCH_BODY=body, BENCH_MOD=str(mod), BENCH_TOTAL=str(total))
-    command = PIN_WRK + ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "5s",
-               "-s", LUA, "http://127.0.0.1:%d/" % port]
+    command = PIN_WRK + ["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds,
+                         "--timeout", "5s", "-s", LUA, "http://127.0.0.1:%d/" % port]
     cpu_before = cpu_seconds(pid) if pid else 0.0
     wait_before = run_queue_seconds(pid) if pid else 0.0
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
@@ -464,9 +464,7 @@ def bulk_load(server, items, cap_seconds):
         empty_bytes = 0
         if server.persistent:
             empty_bytes = dir_bytes(server.dir)
-        body = json.dumps(puts("load", [
-            {"pk": {"S": "load#{id}"}, "sk": {"N": str(i)}, "payload": {"S": "{r}"},
-             "n": {"N": "{id}"}} for i in range(25)]))
+        body = json.dumps(puts("load", [load_item(i) for i in range(25)]))
         loaded_at = []
         started = time.perf_counter()
         run = wrk(server.port, cap_seconds, 16, "BatchWriteItem", body,
@@ -484,17 +482,28 @@ def bulk_load(server, items, cap_seconds):
         server.cleanup()
 
 
+def load_item(i):
+    """bulk_load's i-th item of a batch, in wrk's placeholders (peers.lua):
+    {id} the batch's number, {r} 104 random hex digits."""
+    return {"pk": {"S": "load#{id}"}, "sk": {"N": str(i)}, "payload": {"S": "{r}"},
+            "n": {"N": "{id}"}}
+
+
 def load_item_bytes(items):
     """The mean DynamoDB size of bulk_load's items: each attribute's name and
     value, a number as 1 byte plus 1 per 2 significant digits."""
-    def number_bytes(n):
-        return 1 + (len(str(n).strip("0") or "0") + 1) // 2
+    def value_bytes(kind, value):
+        if kind == "N":
+            return 1 + (len(value.strip("0") or "0") + 1) // 2
+        return len(value)
     batches = max(1, items // 25)
     total = 0
-    for batch in range(batches):  # {id}: the batch's number, the same for its 25 items
-        id_bytes = len("load#%d" % batch) + number_bytes(batch)
-        total += sum(len("pk" "sk" "payload" "n") + id_bytes + number_bytes(i) + 104
-                     for i in range(25))
+    for batch in range(batches):
+        for i in range(25):
+            for name, typed in load_item(i).items():
+                (kind, value), = typed.items()
+                value = value.replace("{id}", str(batch)).replace("{r}", "0" * 104)
+                total += len(name) + value_bytes(kind, value)
     return total / (batches * 25)
 
 
