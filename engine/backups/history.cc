@@ -97,7 +97,7 @@ Result<std::map<std::string, int64_t>> ChangedBetween(const Store& store, const 
 
 void DropHistory(uint64_t table_id, Store::Batch& batch) {
   std::string begin = TablePrefix(table_id);
-  batch.DeleteRange(Family::kHistory, begin, PrefixSuccessor(begin));
+  batch.Clear(Family::kHistory, begin, PrefixSuccessor(begin));
 }
 
 Status TrimHistory(Store& store, uint64_t table_id, int64_t before_millis) {

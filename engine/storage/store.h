@@ -70,6 +70,11 @@ class Store {
     void Delete(Family family, std::string_view key);
     // Deletes every key in [begin, end).
     void DeleteRange(Family family, std::string_view begin, std::string_view end);
+    // Deletes every key in [begin, end) as the store holds them now: one by
+    // one when they are few, else as DeleteRange. For a range no one writes
+    // to any more (a dropped table's), where a key written after this call
+    // would be left behind.
+    void Clear(Family family, std::string_view begin, std::string_view end);
     size_t count() const;
 
    private:

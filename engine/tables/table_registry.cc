@@ -238,12 +238,10 @@ std::vector<PendingStop> TableRegistry::AddDrop(TableState& state, Store::Batch&
   batch.Delete(Family::kCatalog, catalog_keys::Schema(state.ns, state.schema()->name));
   // The table's statistics and its indexes' share this prefix.
   std::string stats = catalog_keys::Stats(state.table_id);
-  batch.DeleteRange(Family::kCatalog, stats, PrefixSuccessor(stats));
+  batch.Clear(Family::kCatalog, stats, PrefixSuccessor(stats));
   std::string begin = TablePrefix(state.table_id);
   std::string end = PrefixSuccessor(begin);
-  for (Family family : {Family::kItems, Family::kIndexes}) {
-    batch.DeleteRange(family, begin, end);
-  }
+  for (Family family : {Family::kItems, Family::kIndexes}) batch.Clear(family, begin, end);
   DropHistory(state.table_id, batch);
   // The stream stays readable (DISABLED) for the retention period, as does
   // the Kinesis feed for a trigger still delivering it; the table's TTL
