@@ -54,7 +54,7 @@ http {{
   uwsgi_temp_path {dir}; scgi_temp_path {dir};
   server {{
     listen 127.0.0.1:{port};
-    location / {{ default_type application/x-amz-json-1.0; return 200 '{{"Item":{{}}}}'; }}
+    location / {{ default_type application/x-amz-json-1.0; {body} }}
   }}
 }}
 """
@@ -145,6 +145,7 @@ class Server:
         self.proc = None
         self.port = None
         self.dir = None
+        self.nginx_body = '{"Item":{}}'  # what nginx answers every request with
 
     def command(self):
         port = str(self.port)
@@ -162,8 +163,19 @@ class Server:
                     "--host", "127.0.0.1", "--port", port, "--createTableMs", "0"]
         conf = os.path.join(self.dir, "nginx.conf")
         with open(conf, "w") as out:
-            out.write(NGINX_CONF.format(dir=self.dir, port=port))
+            if "$" in self.nginx_body or "\\" in self.nginx_body:
+                raise ValueError("nginx would read $ or \\ in its fixed body")
+            out.write(NGINX_CONF.format(dir=self.dir, port=port, body=self.nginx_return()))
         return ["nginx", "-p", self.dir, "-c", conf]
+
+    def nginx_return(self):
+        """nginx's directives answering the fixed body: set in parts, since
+        nginx takes no word of 4 KB or more."""
+        parts = [self.nginx_body[i:i + 2000] for i in range(0, len(self.nginx_body), 2000)]
+        sets = "".join("set $part{} '{}'; ".format(n, part.replace("'", "\\'"))
+                       for n, part in enumerate(parts))
+        return sets + 'return 200 "{}";'.format("".join(
+            "$part{}".format(n) for n in range(len(parts))))
 
     def start(self):
         """Starts the process; returns ms from spawn to the first answered request."""
@@ -464,22 +476,31 @@ def bulk_load(server, items, cap_seconds):
         empty_bytes = 0
         if server.persistent:
             empty_bytes = dir_bytes(server.dir)
-        body = json.dumps(puts("load", [load_item(i) for i in range(25)]))
-        loaded_at = []
-        started = time.perf_counter()
-        run = wrk(server.port, cap_seconds, 16, "BatchWriteItem", body,
-                  total=items // 25, on_loaded=lambda line: loaded_at.append(time.perf_counter()))
-        elapsed = (loaded_at[0] if loaded_at else time.perf_counter()) - started
-        loaded = items if loaded_at else run["batches"] * 25
-        result = {"loaded": loaded, "load_rate": loaded / elapsed, "load_errors": run["errors"],
-                  "rss_loaded": rss_mb(server.proc.pid), "finished": bool(loaded_at)}
-        result["rss_per_item"] = (result["rss_loaded"] - rss_empty) * 1024 * 1024 / loaded
+        result = load_table(server, "load", items, cap_seconds)
+        result["rss_loaded"] = rss_mb(server.proc.pid)
+        result["rss_per_item"] = (result["rss_loaded"] - rss_empty) * 1024 * 1024 / \
+            result["loaded"]
         if server.persistent:
             server.stop()  # a clean close: what stays on disk
-            result["bytes_per_item"] = (dir_bytes(server.dir) - empty_bytes) / loaded
+            result["bytes_per_item"] = (dir_bytes(server.dir) - empty_bytes) / result["loaded"]
         return result
     finally:
         server.cleanup()
+
+
+def load_table(server, table, items, cap_seconds):
+    """Writes `items` of load_item's items into `table` (key pk S + sk N) with
+    BatchWriteItem 25 from wrk at 16 connections: a client that is not the
+    bottleneck. Stops after `cap_seconds`; returns what was loaded and how fast."""
+    body = json.dumps(puts(table, [load_item(i) for i in range(25)]))
+    loaded_at = []
+    started = time.perf_counter()
+    run = wrk(server.port, cap_seconds, 16, "BatchWriteItem", body,
+              total=items // 25, on_loaded=lambda line: loaded_at.append(time.perf_counter()))
+    elapsed = (loaded_at[0] if loaded_at else time.perf_counter()) - started
+    loaded = items if loaded_at else run["batches"] * 25
+    return {"loaded": loaded, "load_rate": loaded / elapsed, "load_errors": run["errors"],
+            "finished": bool(loaded_at)}
 
 
 def load_item(i):
