@@ -15,6 +15,11 @@
 namespace ddb::engine {
 
 void PendingStats::AddTo(uint64_t table_id, Store::Batch& batch) const {
+  // Only a reopened store reads them (TableRegistry::Load). A memtable keeps
+  // every version of a key until it is flushed, and in memory that is seldom:
+  // a table's statistics stored with each write were a quarter of a loaded
+  // server's memory for small items (52 of 272 bytes per item).
+  if (!batch.outlives_process()) return;
   batch.Put(Family::kCatalog, catalog_keys::Stats(table_id), EncodeTableStats(table));
   for (const auto& [id, stats] : indexes) {
     batch.Put(Family::kCatalog, catalog_keys::IndexStats(table_id, id), EncodeTableStats(stats));

@@ -32,7 +32,8 @@ namespace ddb::engine {
 struct PendingStats {
   explicit PendingStats(const TableState& state) REQUIRES(state.write_mu) : table(state.stats) {}
 
-  // Stores the statistics in `batch` (catalog keys).
+  // Stores the statistics in `batch` (catalog keys), for the next time the
+  // store is opened: in memory there is none, so nothing is stored.
   void AddTo(uint64_t table_id, Store::Batch& batch) const;
   // Once the batch has been written.
   void CommitTo(TableState& state) const REQUIRES(state.write_mu);

@@ -127,6 +127,7 @@ void Store::Batch::Clear(Family family, std::string_view begin, std::string_view
 }
 
 size_t Store::Batch::count() const { return rep_->batch.Count(); }
+bool Store::Batch::outlives_process() const { return rep_->store->mem_env == nullptr; }
 
 Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Store::~Store() = default;

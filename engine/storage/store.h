@@ -76,6 +76,9 @@ class Store {
     // would be left behind.
     void Clear(Family family, std::string_view begin, std::string_view end);
     size_t count() const;
+    // Whether what the batch writes is there after the process ends: false
+    // for an in-memory store.
+    bool outlives_process() const;
 
    private:
     friend class Store;
