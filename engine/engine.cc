@@ -38,6 +38,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const DatabaseOptions& options, con
                              .log = options.log});
   if (!store.ok()) return store.status();
   std::unique_ptr<Engine> engine(new Engine(options, clock, std::move(store).value()));
+  if (options.in_memory) engine->ttl_.NothingScheduled();
   Status loaded = engine->tables_.Load();
   if (loaded.ok()) loaded = engine->backups_.Load();
   if (loaded.ok()) loaded = engine->streams_.Load();

@@ -53,13 +53,23 @@ int64_t TtlSchedule::SweepFrom() {
   return std::max<int64_t>(std::min(swept_through_.load(), written_min_.exchange(INT64_MAX)), 0);
 }
 
-void TtlSchedule::SweptThrough(int64_t next_from) {
-  swept_through_ = std::min(next_from, written_min_.exchange(INT64_MAX));
+bool TtlSchedule::MayBeDue(int64_t now_seconds) const {
+  return std::min(next_due_.load(), written_min_.load()) <= now_seconds;
 }
+
+void TtlSchedule::SweptThrough(int64_t next_from, int64_t next_due) {
+  // An entry written during the sweep may have been missed by its reads.
+  int64_t written = written_min_.exchange(INT64_MAX);
+  swept_through_ = std::min(next_from, written);
+  next_due_ = std::min(next_due, written);
+}
+
+void TtlSchedule::NothingScheduled() { next_due_ = INT64_MAX; }
 
 void TtlSchedule::Clear() {
   swept_through_ = 0;
   written_min_ = INT64_MAX;
+  next_due_ = 0;
 }
 
 }  // namespace ddb::engine

@@ -4,9 +4,13 @@
 //
 // The sweep starts at `swept_through_` (every entry due before that second
 // is handled), lowered by `written_min_`: the earliest expiry written since
-// the last sweep began.
+// the last sweep began. `next_due_` is the earliest expiry of the entries
+// left after the last sweep (written_min_ lowers it too): until then a sweep
+// has nothing to read, and skips the store. An idle server then never opens
+// an iterator over the ttl family: the first sweep of an empty one faulted
+// in 2.7 MB of RocksDB's code, a third of the idle server's memory.
 //
-// Thread safety: safe for concurrent use (two atomics). Sweeps themselves
+// Thread safety: safe for concurrent use (three atomics). Sweeps themselves
 // are serialized by the TtlSweeper.
 #pragma once
 
@@ -40,11 +44,17 @@ class TtlSchedule {
   // an entry. REQUIRES: the table's write_mu held.
   Status Reschedule(Store& store, const TableSchema& old_schema, const TableSchema& schema);
 
+  // Whether an entry may be due by `now_seconds`: false only when none can.
+  bool MayBeDue(int64_t now_seconds) const;
   // The first second a sweep has to look at.
   int64_t SweepFrom();
   // Where the next sweep starts: `next_from`, or earlier if entries were
-  // written meanwhile.
-  void SweptThrough(int64_t next_from);
+  // written meanwhile; `next_due`: the earliest expiry the store holds past
+  // the sweep (INT64_MAX: none).
+  void SweptThrough(int64_t next_from, int64_t next_due);
+  // A store known to hold no entries (a new one in memory): nothing is due
+  // until one is written.
+  void NothingScheduled();
 
   // As new (DataSnapshots::Reset).
   void Clear();
@@ -52,6 +62,7 @@ class TtlSchedule {
  private:
   std::atomic<int64_t> swept_through_{0};
   std::atomic<int64_t> written_min_{INT64_MAX};
+  std::atomic<int64_t> next_due_{0};  // 0: not known yet, so look
 };
 
 }  // namespace ddb::engine

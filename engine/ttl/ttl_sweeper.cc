@@ -17,6 +17,7 @@ TtlSweeper::TtlSweeper(Store& store, const Clock& clock, const TableRegistry& ta
 Result<std::vector<ExpiredItem>> TtlSweeper::Sweep(size_t limit) {
   MutexLock lock(mu_);
   int64_t now_seconds = clock_.NowMillis() / 1000;
+  if (!schedule_.MayBeDue(now_seconds)) return std::vector<ExpiredItem>{};
   int64_t from = schedule_.SweepFrom();
   // The due entries first, then one write each.
   std::vector<std::pair<int64_t, std::string>> due;
@@ -47,7 +48,22 @@ Result<std::vector<ExpiredItem>> TtlSweeper::Sweep(size_t limit) {
     if (*outcome == Outcome::kDeleted) deleted.push_back(std::move(expired));
     if (*outcome == Outcome::kDeferred) next_from = std::min(next_from, expiry);
   }
-  schedule_.SweptThrough(next_from);
+  // Everything through now handled: the next sweep has work from the first
+  // entry after now. Otherwise from what was left.
+  int64_t next_due = next_from;
+  if (next_from > now_seconds) {
+    auto after = store_.NewIterator(Family::kTtl, TtlEntriesThrough(now_seconds), "");
+    after->SeekToFirst();
+    int64_t expiry = 0;
+    std::string_view item_key;
+    if (!after->Valid()) {
+      next_due = after->status().ok() ? INT64_MAX : 0;  // 0: unknown, look again
+    } else {
+      // An entry that does not parse is skipped by the next sweep's walk.
+      next_due = ParseTtlEntryKey(after->key(), &expiry, &item_key) ? expiry : now_seconds + 1;
+    }
+  }
+  schedule_.SweptThrough(next_from, next_due);
   if (!failed.ok()) return failed;
   return deleted;
 }
