@@ -59,11 +59,30 @@ struct AccessRecord {
     operation.clear();
     consumed.clear();
     accesses.clear();
+    for (PartitionKey& key : partition_keys) spare_keys_.push_back(std::move(key));
     partition_keys.clear();
     key_condition.clear();
     filter.clear();
     projection.clear();
   }
+
+  // Adds a partition key to partition_keys, into the strings of one an
+  // earlier request noted: a write notes one per index, and copying into
+  // strings that have the room costs less than making new ones.
+  void NotePartitionKey(std::string_view table, std::string_view index, std::string_view text) {
+    if (spare_keys_.empty()) {
+      partition_keys.push_back({std::string(table), std::string(index), std::string(text)});
+      return;
+    }
+    PartitionKey& key = partition_keys.emplace_back(std::move(spare_keys_.back()));
+    spare_keys_.pop_back();
+    key.table.assign(table);
+    key.index.assign(index);
+    key.key_text.assign(text);
+  }
+
+ private:
+  std::vector<PartitionKey> spare_keys_;
 };
 
 // A key's attributes as one string, equal for equal keys: each attribute's

@@ -15,13 +15,14 @@ void NotePartition(Context& ctx, const engine::TableSchema& schema, std::string_
     key = &schema.key;
     index = "";
   }
-  std::string text;
+  thread_local std::string text;  // its buffer reused
+  text.clear();
   for (const auto& element : key->hash) {
     auto found = item.find(element.name);
     if (found == item.end()) return;
     AppendKeyText(found->first, found->second, text);
   }
-  ctx.record->partition_keys.push_back({schema.name, std::string(index), std::move(text)});
+  ctx.record->NotePartitionKey(schema.name, index, text);
 }
 
 }  // namespace
