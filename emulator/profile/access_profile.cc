@@ -34,14 +34,28 @@ size_t BytesOf(const api::Consumption& c, const std::string& index) {
   return it == c.index_bytes.end() ? 0 : it->second;
 }
 
-// The units of `c` on the table and each index, into the table's tallies.
-void AddConsumption(TableTally& table, const api::Consumption& c) {
-  AddUnits(Entry(table.resources, "").units, c.write, c.table_units, c.table_bytes);
+// The units of `c` on the table (`table_resource`, its "" entry) and each
+// index, into the table's tallies.
+void AddConsumption(TableTally& table, ResourceTally& table_resource, const api::Consumption& c) {
+  AddUnits(table_resource.units, c.write, c.table_units, c.table_bytes);
   for (const auto* indexes : {&c.global_indexes, &c.local_indexes}) {
     for (const auto& [index, units] : *indexes) {
       AddUnits(Entry(table.resources, index).units, c.write, units, BytesOf(c, index));
     }
   }
+}
+
+bool SameShape(const ShapeTally& shape, const api::AccessRecord& record, const std::string& index) {
+  return shape.operation == record.operation && shape.index == index &&
+         shape.key_condition == record.key_condition && shape.filter == record.filter &&
+         shape.projection == record.projection;
+}
+
+// A number no shard's tallies had before: a thread's memo of them
+// (Add's `Recent`) holds only while its shard's generation is unchanged.
+uint64_t NewGeneration() {
+  static std::atomic<uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 void AddToTimeline(TableTally& table, int64_t second, double read, double write) {
@@ -133,7 +147,12 @@ static void Merge(TableTally& to, const TableTally& from) {
   while (to.timeline.size() > AccessProfile::kTimelineSeconds) to.timeline.pop_front();
 }
 
-AccessProfile::AccessProfile() : since_millis_(NowMillis()) {}
+AccessProfile::AccessProfile() : since_millis_(NowMillis()) {
+  for (Shard& shard : shards_) {
+    engine::MutexLock lock(shard.mu);
+    shard.generation = NewGeneration();
+  }
+}
 
 AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
   static std::atomic<size_t> next{0};
@@ -147,11 +166,27 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     std::string_view table;
     double read = 0;
     double write = 0;
-    TableTally* tally = nullptr;  // found once, under the lock
+  };
+  // What this thread's last request found in its shard: most requests name
+  // the table, operation and shape the one before did, and finding each
+  // again in the maps compares strings, the larger part of a tally's cost.
+  // The maps' entries stay where they are until a Reset, which changes the
+  // shard's generation.
+  struct Recent {
+    uint64_t generation = 0;
+    std::string ns;
+    std::map<std::string, TableTally, std::less<>>* tables = nullptr;  // the shard's, of ns
+    std::string table;
+    TableTally* tally = nullptr;
+    ResourceTally* table_resource = nullptr;  // the tally's "" resource
+    std::string operation;
+    uint64_t* table_requests = nullptr;  // table_resource's count of `operation`
+    ShapeTally* shape = nullptr;         // the tally's last shape
   };
   // Scratch space of this thread's, reused from request to request.
   thread_local std::vector<Units> table_units;  // a few tables at most: searched in order
-  thread_local std::vector<std::string> shape_keys;
+  thread_local std::string shape_key;
+  thread_local Recent recent;
   table_units.clear();
   auto units_of = [&](std::string_view table) -> Units* {
     for (Units& u : table_units) {
@@ -165,40 +200,51 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     if (!units) units = &table_units.emplace_back(Units{table});
     (c.write ? units->write : units->read) += c.total();
   }
-  // The shapes' keys first, outside the lock, each into a string kept
-  // from an earlier request.
-  if (shape_keys.size() < record.accesses.size()) shape_keys.resize(record.accesses.size());
-  for (size_t i = 0; i < record.accesses.size(); ++i) {
-    std::string& key = shape_keys[i];
-    key = record.operation;
-    for (const std::string* part : {&record.accesses[i].index, &record.key_condition,
-                                    &record.filter, &record.projection}) {
-      key += '\x1f';
-      key += *part;
-    }
-  }
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
-  auto& tables = Entry(shard.tallies, ns);
-  // Most requests name one table: its tally is looked up once.
+  if (recent.generation != shard.generation || recent.ns != ns) {
+    recent.generation = shard.generation;
+    recent.ns = ns;
+    recent.tables = &Entry(shard.tallies, ns);
+    recent.tally = nullptr;
+  }
   auto tally_of = [&](std::string_view table) -> TableTally& {
-    Units* units = units_of(table);
-    if (!units) return Entry(tables, table);
-    if (!units->tally) units->tally = &Entry(tables, table);
-    return *units->tally;
+    if (recent.tally && recent.table == table) return *recent.tally;
+    recent.table = table;
+    recent.tally = &Entry(*recent.tables, table);
+    recent.table_resource = nullptr;
+    recent.table_requests = nullptr;
+    recent.shape = nullptr;
+    return *recent.tally;
+  };
+  auto resource_of = [&](TableTally& table, std::string_view index) -> ResourceTally& {
+    if (!index.empty() || &table != recent.tally) return Entry(table.resources, index);
+    if (!recent.table_resource) recent.table_resource = &Entry(table.resources, "");
+    return *recent.table_resource;
+  };
+  auto count_request = [&](ResourceTally& resource) {
+    if (&resource != recent.table_resource) {
+      ++Entry(resource.requests, record.operation);
+      return;
+    }
+    if (!recent.table_requests || recent.operation != record.operation) {
+      recent.operation = record.operation;
+      recent.table_requests = &Entry(resource.requests, record.operation);
+    }
+    ++*recent.table_requests;
   };
   for (const api::Consumption& c : record.consumed) {
-    AddConsumption(tally_of(api::TableNameInArn(c.table)), c);
+    TableTally& table = tally_of(api::TableNameInArn(c.table));
+    AddConsumption(table, resource_of(table, ""), c);
   }
-  for (const Units& units : table_units) {  // each one's tally found by the loop above
-    AddToTimeline(*units.tally, unix_second, units.read, units.write);
+  for (const Units& units : table_units) {
+    AddToTimeline(tally_of(units.table), unix_second, units.read, units.write);
   }
-  for (size_t i = 0; i < record.accesses.size(); ++i) {
-    const api::AccessRecord::Access& access = record.accesses[i];
+  for (const api::AccessRecord::Access& access : record.accesses) {
     std::string_view name = api::TableNameInArn(access.table);
     TableTally& table = tally_of(name);
-    ResourceTally& resource = Entry(table.resources, access.index);
-    ++Entry(resource.requests, record.operation);
+    ResourceTally& resource = resource_of(table, access.index);
+    count_request(resource);
     resource.items_read += access.items_read;
     resource.items_returned += access.items_returned;
     if (access.scan) {
@@ -209,32 +255,41 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     }
     // One shape per table the request named: the same request on two
     // tables (a batch) is two entries.
-    std::string& key = shape_keys[i];
-    auto shape = table.shapes.find(key);
-    if (shape == table.shapes.end()) {
-      if (table.shapes.size() < kMaxShapes) {
-        shape = table.shapes
-                    .emplace(std::move(key), ShapeTally{record.operation, access.index,
-                                                        record.key_condition, record.filter,
-                                                        record.projection})
-                    .first;
-      } else {
-        shape = table.shapes.try_emplace("(other)", OtherShape()).first;
+    ShapeTally* shape = recent.shape;
+    if (!shape || &table != recent.tally || !SameShape(*shape, record, access.index)) {
+      shape_key = record.operation;
+      for (const std::string* part :
+           {&access.index, &record.key_condition, &record.filter, &record.projection}) {
+        shape_key += '\x1f';
+        shape_key += *part;
       }
+      auto found = table.shapes.find(shape_key);
+      if (found == table.shapes.end()) {
+        if (table.shapes.size() < kMaxShapes) {
+          found = table.shapes
+                      .emplace(shape_key, ShapeTally{record.operation, access.index,
+                                                     record.key_condition, record.filter,
+                                                     record.projection})
+                      .first;
+        } else {
+          found = table.shapes.try_emplace("(other)", OtherShape()).first;
+        }
+      }
+      shape = &found->second;
+      if (&table == recent.tally) recent.shape = shape;
     }
-    ShapeTally& tally = shape->second;
-    ++tally.count;
+    ++shape->count;
     if (Units* units = units_of(name)) {
-      tally.read_units += units->read;
-      tally.write_units += units->write;
+      shape->read_units += units->read;
+      shape->write_units += units->write;
       units->read = units->write = 0;  // a table named twice is charged once
     }
-    tally.items_read += access.items_read;
-    tally.items_returned += access.items_returned;
+    shape->items_read += access.items_read;
+    shape->items_returned += access.items_returned;
   }
   for (const api::AccessRecord::PartitionKey& pk : record.partition_keys) {
     TableTally& table = tally_of(api::TableNameInArn(pk.table));
-    CountKey(Entry(table.resources, pk.index), pk.key_text);
+    CountKey(resource_of(table, pk.index), pk.key_text);
   }
 }
 
@@ -259,6 +314,7 @@ void AccessProfile::Reset(const std::string* ns) {
     } else {
       shard.tallies.clear();
     }
+    shard.generation = NewGeneration();
   }
   if (!ns) since_millis_.store(NowMillis(), std::memory_order_relaxed);
 }

@@ -76,7 +76,9 @@ struct SecondUnits {
 
 struct TableTally {
   std::map<std::string, ResourceTally, std::less<>> resources;  // "": the table; else an index
-  std::map<std::string, ShapeTally> shapes;        // by a key of all the shape's parts
+  // By a key of all the shape's parts: hashed, as comparing those long keys
+  // in a tree cost more than the rest of a request's tally.
+  std::unordered_map<std::string, ShapeTally> shapes;
   std::deque<SecondUnits> timeline;                // oldest first
 };
 
@@ -106,6 +108,9 @@ class AccessProfile {
   struct Shard {
     mutable engine::Mutex mu;
     ProfileTallies tallies GUARDED_BY(mu);
+    // Changed whenever tallies are removed (Reset), so that a thread's
+    // pointers into them from an earlier request are known to be stale.
+    uint64_t generation GUARDED_BY(mu);
   };
   Shard& ShardOfThisThread();
 

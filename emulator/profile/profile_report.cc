@@ -1,6 +1,7 @@
 #include "emulator/profile/profile_report.h"
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "api/attribute_json.h"
@@ -162,7 +163,10 @@ class Renderer {
     std::sort(shapes.begin(), shapes.end(), [](const ShapeTally* a, const ShapeTally* b) {
       double ua = a->read_units + a->write_units, ub = b->read_units + b->write_units;
       if (ua != ub) return ua > ub;
-      return a->count > b->count;
+      if (a->count != b->count) return a->count > b->count;
+      // The shapes are kept unordered: ties in the order of their parts.
+      return std::tie(a->operation, a->index, a->key_condition, a->filter, a->projection) <
+             std::tie(b->operation, b->index, b->key_condition, b->filter, b->projection);
     });
     if (shapes.size() > query_.shapes) shapes.resize(query_.shapes);
     w_.Key("Shapes");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace ddb::emulator {
 namespace {
@@ -79,6 +80,26 @@ TEST(AccessProfileTest, ResetsOneDatabaseOrAll) {
   EXPECT_EQ(profile.Tallies().count("b"), 1u);
   profile.Reset();
   EXPECT_TRUE(profile.Tallies().empty());
+}
+
+// A thread remembers where its last request was tallied (Add's memo): a
+// Reset, or a request to another profile in between, must not leave it
+// counting into tallies that are gone or belong to someone else.
+TEST(AccessProfileTest, CountsAfreshAfterAResetAndApartFromAnotherProfile) {
+  AccessProfile profile;
+  AccessProfile other;
+  profile.Add("", Read("t", "", "k"), 1);
+  profile.Reset();
+  profile.Add("", Read("t", "", "k"), 1);
+  other.Add("", Read("t", "", "k"), 1);
+  profile.Add("", Read("t", "", "k"), 1);
+  for (auto [tallied, count] : {std::pair{&profile, 2u}, std::pair{&other, 1u}}) {
+    ProfileTallies tallies = tallied->Tallies();
+    const TableTally& table = tallies.at("").at("t");
+    EXPECT_EQ(table.resources.at("").requests.at("Query"), count);
+    EXPECT_EQ(table.shapes.begin()->second.count, count);
+    EXPECT_EQ(table.resources.at("").partition_keys.begin()->second.count, count);
+  }
 }
 
 }  // namespace
