@@ -68,17 +68,6 @@ void AddToTimeline(TableTally& table, int64_t second, double read, double write)
   timeline.back().write_units += write;
 }
 
-void CountKey(ResourceTally& resource, const std::string& text) {
-  auto it = resource.partition_keys.find(text);
-  if (it == resource.partition_keys.end()) {
-    if (resource.partition_keys.size() >= AccessProfile::kMaxKeys) return;
-    // The key's attributes, for the report, made once per key counted.
-    it = resource.partition_keys.emplace(text, ResourceTally::KeyCount{api::KeyFromText(text), 0})
-             .first;
-  }
-  ++it->second.count;
-}
-
 // The one shape later new shapes are added to once a table has kMaxShapes.
 ShapeTally OtherShape() {
   ShapeTally other;
@@ -101,14 +90,7 @@ static void Merge(ResourceTally& to, const ResourceTally& from) {
   to.scan_items_read += from.scan_items_read;
   to.scan_fraction_sum += from.scan_fraction_sum;
   to.scan_fraction_max = std::max(to.scan_fraction_max, from.scan_fraction_max);
-  for (const auto& [text, key] : from.partition_keys) {
-    auto it = to.partition_keys.find(text);
-    if (it != to.partition_keys.end()) {
-      it->second.count += key.count;
-    } else if (to.partition_keys.size() < AccessProfile::kMaxKeys) {
-      to.partition_keys.emplace(text, key);
-    }
-  }
+  to.partition_keys.Merge(from.partition_keys);
 }
 
 static void Merge(ShapeTally& to, const ShapeTally& from) {
@@ -289,7 +271,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   }
   for (const api::AccessRecord::PartitionKey& pk : record.partition_keys) {
     TableTally& table = tally_of(api::TableNameInArn(pk.table));
-    CountKey(resource_of(table, pk.index), pk.key_text);
+    resource_of(table, pk.index).partition_keys.Add(pk.key_text);
   }
 }
 

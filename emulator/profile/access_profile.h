@@ -26,6 +26,7 @@
 #include <unordered_map>
 
 #include "api/access_record.h"
+#include "emulator/profile/key_counts.h"
 #include "engine/attribute_value.h"
 #include "engine/mutex.h"
 
@@ -48,11 +49,7 @@ struct ResourceTally {
   uint64_t scan_items_read = 0;
   double scan_fraction_sum = 0;
   double scan_fraction_max = 0;
-  struct KeyCount {
-    engine::Item key;
-    uint64_t count = 0;
-  };
-  std::unordered_map<std::string, KeyCount> partition_keys;  // by api::KeyText
+  KeyCounts partition_keys;
 };
 
 struct ShapeTally {
@@ -89,7 +86,7 @@ using ProfileTallies =
 class AccessProfile {
  public:
   static constexpr size_t kMaxShapes = 200;
-  static constexpr size_t kMaxKeys = 1000;
+  static constexpr size_t kMaxKeys = KeyCounts::kMax;
   static constexpr size_t kTimelineSeconds = 600;
   static constexpr size_t kShards = 8;
 

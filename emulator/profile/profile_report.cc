@@ -204,22 +204,23 @@ class Renderer {
   void HotKeys(const TableTally& table) {
     struct Hot {
       const std::string* index;
-      const std::string* text;
-      const ResourceTally::KeyCount* key;
+      KeyCounts::Counted key;
     };
     std::vector<Hot> hot;
     for (const auto& [index, resource] : table.resources) {
       std::vector<Hot> mine;
-      for (const auto& [text, key] : resource.partition_keys) mine.push_back({&index, &text, &key});
+      for (const KeyCounts::Counted& key : resource.partition_keys.All()) {
+        mine.push_back({&index, key});
+      }
       std::sort(mine.begin(), mine.end(), [](const Hot& a, const Hot& b) {
-        if (a.key->count != b.key->count) return a.key->count > b.key->count;
-        return *a.text < *b.text;
+        if (a.key.count != b.key.count) return a.key.count > b.key.count;
+        return a.key.text < b.key.text;
       });
       if (mine.size() > query_.keys) mine.resize(query_.keys);
       hot.insert(hot.end(), mine.begin(), mine.end());
     }
     std::stable_sort(hot.begin(), hot.end(),
-                     [](const Hot& a, const Hot& b) { return a.key->count > b.key->count; });
+                     [](const Hot& a, const Hot& b) { return a.key.count > b.key.count; });
     w_.Key("HotPartitionKeys");
     w_.StartArray();
     for (const Hot& h : hot) {
@@ -227,9 +228,9 @@ class Renderer {
       w_.Key("IndexName");
       WriteString(w_, *h.index);
       w_.Key("Key");
-      api::WriteItem(w_, h.key->key);
+      api::WriteItem(w_, api::KeyFromText(h.key.text));  // made for the keys shown alone
       w_.Key("Count");
-      w_.Uint64(h.key->count);
+      w_.Uint64(h.key.count);
       w_.EndObject();
     }
     w_.EndArray();

@@ -37,8 +37,8 @@ TEST(AccessProfileTest, AddsUnitsItemsAndKeysPerTable) {
   EXPECT_EQ(table.items_read, 12u);
   EXPECT_EQ(table.items_returned, 3u);
   EXPECT_EQ(orders.shapes.size(), 2u);
-  EXPECT_EQ(table.partition_keys.at(api::KeyText(
-                engine::Item{{"pk", engine::AttributeValue(std::string("k1"))}})).count,
+  EXPECT_EQ(table.partition_keys.CountOf(
+                api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string("k1"))}})),
             2u);
   ASSERT_EQ(orders.timeline.size(), 2u);
   EXPECT_EQ(orders.timeline[0].second, 100);
@@ -98,7 +98,7 @@ TEST(AccessProfileTest, CountsAfreshAfterAResetAndApartFromAnotherProfile) {
     const TableTally& table = tallies.at("").at("t");
     EXPECT_EQ(table.resources.at("").requests.at("Query"), count);
     EXPECT_EQ(table.shapes.begin()->second.count, count);
-    EXPECT_EQ(table.resources.at("").partition_keys.begin()->second.count, count);
+    EXPECT_EQ(table.resources.at("").partition_keys.All().at(0).count, count);
   }
 }
 

@@ -1,0 +1,70 @@
+#include "emulator/profile/key_counts.h"
+
+#include <functional>
+
+namespace ddb::emulator {
+namespace {
+
+uint64_t HashOf(std::string_view text) { return std::hash<std::string_view>{}(text); }
+uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+
+}  // namespace
+
+size_t KeyCounts::SlotOf(std::string_view text, uint64_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {  // never full: a free slot ends it
+    const Slot& slot = slots_[i];
+    if (slot.entry == kFree) return i;
+    if (slot.tag == TagOf(hash) && TextOf(entries_[slot.entry]) == text) return i;
+  }
+}
+
+void KeyCounts::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.entry == kFree) continue;
+    uint64_t hash = HashOf(TextOf(entries_[slot.entry]));
+    size_t i = hash & mask;
+    while (slots_[i].entry != kFree) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+void KeyCounts::Add(std::string_view text, uint64_t n) {
+  uint64_t hash = HashOf(text);
+  if (!slots_.empty()) {
+    const Slot& slot = slots_[SlotOf(text, hash)];
+    if (slot.entry != kFree) {
+      entries_[slot.entry].count += n;
+      return;
+    }
+  }
+  if (entries_.size() >= kMax) return;
+  if ((entries_.size() + 1) * 2 > slots_.size()) Grow();
+  Slot& slot = slots_[SlotOf(text, hash)];
+  slot.tag = TagOf(hash);
+  slot.entry = static_cast<uint32_t>(entries_.size());
+  entries_.push_back({static_cast<uint32_t>(texts_.size()), static_cast<uint32_t>(text.size()), n});
+  texts_ += text;
+}
+
+void KeyCounts::Merge(const KeyCounts& other) {
+  for (const Entry& entry : other.entries_) Add(other.TextOf(entry), entry.count);
+}
+
+uint64_t KeyCounts::CountOf(std::string_view text) const {
+  if (slots_.empty()) return 0;
+  const Slot& slot = slots_[SlotOf(text, HashOf(text))];
+  return slot.entry == kFree ? 0 : entries_[slot.entry].count;
+}
+
+std::vector<KeyCounts::Counted> KeyCounts::All() const {
+  std::vector<Counted> all;
+  all.reserve(entries_.size());
+  for (const Entry& entry : entries_) all.push_back({TextOf(entry), entry.count});
+  return all;
+}
+
+}  // namespace ddb::emulator
