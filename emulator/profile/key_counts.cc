@@ -22,13 +22,10 @@ size_t KeyCounts::SlotOf(std::string_view text, uint64_t hash) const {
 void KeyCounts::Grow() {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-  const size_t mask = slots_.size() - 1;
   for (const Slot& slot : old) {
     if (slot.entry == kFree) continue;
-    uint64_t hash = HashOf(TextOf(entries_[slot.entry]));
-    size_t i = hash & mask;
-    while (slots_[i].entry != kFree) i = (i + 1) & mask;
-    slots_[i] = slot;
+    std::string_view text = TextOf(entries_[slot.entry]);
+    slots_[SlotOf(text, HashOf(text))] = slot;  // each text once: the free slot it goes to
   }
 }
 
