@@ -27,7 +27,6 @@
 
 #include "api/access_record.h"
 #include "emulator/profile/key_counts.h"
-#include "engine/attribute_value.h"
 #include "engine/mutex.h"
 
 namespace ddb::emulator {
