@@ -31,21 +31,20 @@ struct AccessRecord {
   // A partition key a request read or wrote, as Contributor Insights'
   // "most accessed" rules count it: on the table, and on each global index
   // a write changed or a Query named. The key is kept as its text
-  // (AppendKeyText): for most keys a string short enough for no
-  // allocation, where a copy of the attributes made several on every write.
+  // (AppendKeyText). The views are into the record, valid until it changes.
   struct PartitionKey {
-    std::string table;
-    std::string index;
-    std::string key_text;
+    std::string_view table;
+    std::string_view index;
+    std::string_view key_text;
   };
 
-  // The request's operation ("Query"), set by api::Dispatch.
-  std::string operation;
+  // The request's operation ("Query"), set by api::Dispatch: a view of a
+  // name that lives as long as the program.
+  std::string_view operation;
   // What DynamoDB would return as ConsumedCapacity (INDEXES), per table,
   // whether or not the request asked for it.
   std::vector<Consumption> consumed;
   std::vector<Access> accesses;
-  std::vector<PartitionKey> partition_keys;
   // The request's shape, set by api::Dispatch for the operations naming one
   // table: its key condition and filter with values written as `?`, and its
   // projection (access_shape.h).
@@ -56,33 +55,55 @@ struct AccessRecord {
   // Empties the record for the next request, keeping what it allocated (a
   // server thread reuses one record).
   void Clear() {
-    operation.clear();
+    operation = {};
     consumed.clear();
     accesses.clear();
-    for (PartitionKey& key : partition_keys) spare_keys_.push_back(std::move(key));
-    partition_keys.clear();
+    keys_.clear();
+    key_marks_.clear();
     key_condition.clear();
     filter.clear();
     projection.clear();
   }
 
-  // Adds a partition key to partition_keys, into the strings of one an
-  // earlier request noted: a write notes one per index, and copying into
-  // strings that have the room costs less than making new ones.
+  // Starts a partition key of `table` on `index` (""; the table): the
+  // caller appends its text to the string returned, and drops it with
+  // DropPartitionKey when the item turns out to have none. Every key's
+  // table, index and text follow each other in one string, reused from
+  // request to request: a write notes one per index, and appending to a
+  // string with the room costs less than filling three strings for each.
+  std::string& StartPartitionKey(std::string_view table, std::string_view index) {
+    key_marks_.push_back({keys_.size(), table.size(), index.size()});
+    keys_ += table;
+    keys_ += index;
+    return keys_;
+  }
+  void DropPartitionKey() {
+    keys_.resize(key_marks_.back().start);
+    key_marks_.pop_back();
+  }
   void NotePartitionKey(std::string_view table, std::string_view index, std::string_view text) {
-    if (spare_keys_.empty()) {
-      partition_keys.push_back({std::string(table), std::string(index), std::string(text)});
-      return;
-    }
-    PartitionKey& key = partition_keys.emplace_back(std::move(spare_keys_.back()));
-    spare_keys_.pop_back();
-    key.table.assign(table);
-    key.index.assign(index);
-    key.key_text.assign(text);
+    StartPartitionKey(table, index) += text;
+  }
+  size_t partition_key_count() const { return key_marks_.size(); }
+  PartitionKey partition_key(size_t i) const {
+    const KeyMark& mark = key_marks_[i];
+    size_t end = i + 1 < key_marks_.size() ? key_marks_[i + 1].start : keys_.size();
+    std::string_view all(keys_);
+    size_t text = mark.start + mark.table_size + mark.index_size;
+    return {all.substr(mark.start, mark.table_size),
+            all.substr(mark.start + mark.table_size, mark.index_size),
+            all.substr(text, end - text)};
   }
 
  private:
-  std::vector<PartitionKey> spare_keys_;
+  // Where a partition key starts in keys_, and its table's and index's sizes.
+  struct KeyMark {
+    size_t start;
+    size_t table_size;
+    size_t index_size;
+  };
+  std::string keys_;
+  std::vector<KeyMark> key_marks_;
 };
 
 // A key's attributes as one string, equal for equal keys: each attribute's

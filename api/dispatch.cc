@@ -93,15 +93,18 @@ constexpr std::array<std::pair<std::string_view, Handler>, 4> kStreamsHandlers =
     {"ListStreams", ListStreams},
 }};
 
+using HandlerEntry = std::pair<std::string_view, Handler>;
+
 template <size_t N>
-Handler FindIn(const std::array<std::pair<std::string_view, Handler>, N>& handlers,
-               std::string_view op) {
+const HandlerEntry* FindIn(const std::array<HandlerEntry, N>& handlers, std::string_view op) {
   auto it = std::lower_bound(handlers.begin(), handlers.end(), op,
                              [](const auto& entry, std::string_view name) { return entry.first < name; });
-  return it != handlers.end() && it->first == op ? it->second : nullptr;
+  return it != handlers.end() && it->first == op ? &*it : nullptr;
 }
 
-Handler FindHandler(std::string_view target) {
+// The operation's name and handler: the name a view of the table's, which
+// lives as long as the program (AccessRecord::operation keeps it).
+const HandlerEntry* FindHandler(std::string_view target) {
   if (target.starts_with(kTargetPrefix)) return FindIn(kHandlers, target.substr(kTargetPrefix.size()));
   if (target.starts_with(kStreamsTargetPrefix)) {
     return FindIn(kStreamsHandlers, target.substr(kStreamsTargetPrefix.size()));
@@ -129,8 +132,9 @@ bool IsKnownTarget(std::string_view target) { return FindHandler(target) != null
 
 Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view target,
                   std::string_view body, AccessRecord* record) {
-  Handler handler = FindHandler(target);
-  if (!handler) return ErrorResponse(ApiError::UnknownOperation());
+  const HandlerEntry* entry = FindHandler(target);
+  if (!entry) return ErrorResponse(ApiError::UnknownOperation());
+  Handler handler = entry->second;
   // A request nests far less than this; deeper input is refused before any
   // recursive code (ours or RapidJSON's writer) could see it.
   rapidjson::Document doc;
@@ -142,8 +146,9 @@ Response Dispatch(engine::Engine& engine, const Caller& caller, std::string_view
   Context context{engine, engine.database(), caller, &captured, body, record};
   auto result = handler(context, doc);
   if (!result.ok()) return ErrorResponse(InLayerOf(OperationName(target), result.error()));
-  if (record) {  // the Streams operations read no table: nothing to record
-    record->operation = OperationName(target);
+  // The Streams operations read no table: nothing to record.
+  if (record && target.starts_with(kTargetPrefix)) {
+    record->operation = entry->first;
     DescribeShape(record->operation, doc, *record);
   }
   return {200, std::move(result).value()};

@@ -15,14 +15,15 @@ void NotePartition(Context& ctx, const engine::TableSchema& schema, std::string_
     key = &schema.key;
     index = "";
   }
-  thread_local std::string text;  // its buffer reused
-  text.clear();
+  std::string& text = ctx.record->StartPartitionKey(schema.name, index);
   for (const auto& element : key->hash) {
     auto found = item.find(element.name);
-    if (found == item.end()) return;
+    if (found == item.end()) {
+      ctx.record->DropPartitionKey();
+      return;
+    }
     AppendKeyText(found->first, found->second, text);
   }
-  ctx.record->NotePartitionKey(schema.name, index, text);
 }
 
 }  // namespace

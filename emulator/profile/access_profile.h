@@ -101,7 +101,9 @@ class AccessProfile {
   int64_t since_millis() const { return since_millis_.load(std::memory_order_relaxed); }
 
  private:
-  struct Shard {
+  // A cache line each: two I/O threads locking neighbouring shards on
+  // every request would otherwise pass one line back and forth.
+  struct alignas(64) Shard {
     mutable engine::Mutex mu;
     ProfileTallies tallies GUARDED_BY(mu);
     // Changed whenever tallies are removed (Reset), so that a thread's
