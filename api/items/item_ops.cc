@@ -22,11 +22,20 @@ void WriteConsumed(JsonWriter& w, const ItemRequest& request, const Consumption&
   WriteCapacity(w, request.return_consumed_capacity, consumption);
 }
 
+// Where a request's consumption is kept: in the access record when the
+// request has one, so that it is moved once, else in `unrecorded`.
+const Consumption& Keep(Context& ctx, std::optional<Consumption>& unrecorded,
+                        Consumption&& consumption) {
+  if (ctx.record) return ctx.record->consumed.emplace_back(std::move(consumption));
+  return unrecorded.emplace(std::move(consumption));
+}
+
 // A write's answer: Attributes (when any) and ConsumedCapacity (when asked).
 ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
                                      const std::optional<Item>& attributes,
                                      const Item* old_item, const Item* new_item) {
-  std::optional<Consumption> consumption;
+  std::optional<Consumption> unrecorded;
+  const Consumption* consumption = nullptr;
   std::shared_ptr<const engine::TableSchema> schema;
   bool wants = WantsCapacity(request.return_consumed_capacity);
   if (wants || request.item_collection_metrics || ctx.record) {
@@ -34,7 +43,9 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
     if (!found.ok()) return found.status();
     schema = std::move(found).value();
   }
-  if (wants || ctx.record) consumption = WriteConsumption(*schema, old_item, new_item);
+  if (wants || ctx.record) {
+    consumption = &Keep(ctx, unrecorded, WriteConsumption(*schema, old_item, new_item));
+  }
   const Item* touched = new_item ? new_item : old_item;
   if (schema) {
     NoteItemWrite(ctx, *schema, request.attributes, old_item, new_item);
@@ -52,10 +63,7 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
       WriteItemCollection(w, *schema, touched ? *touched : request.attributes);
     }
   });
-  if (ctx.record) {
-    ctx.record->consumed.push_back(std::move(*consumption));
-    ctx.record->accesses.push_back({.table = request.table});
-  }
+  if (ctx.record) ctx.record->accesses.push_back({.table = request.table});
   return rendered;
 }
 
@@ -115,13 +123,15 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
   if (!parsed.ok()) return parsed.take_error();
   auto item = ctx.db.GetItem(ctx.caller.ns, parsed->table, parsed->attributes);
   if (!item.ok()) return item.status();
-  std::optional<Consumption> consumption;
+  std::optional<Consumption> unrecorded;
+  const Consumption* consumption = nullptr;
   if (WantsCapacity(parsed->return_consumed_capacity) || ctx.record) {
     auto schema = ctx.db.GetSchema(ctx.caller.ns, parsed->table);
     if (!schema.ok()) return schema.status();
     NoteKeyRead(ctx, **schema, "", parsed->attributes);  // one schema lookup for both
     size_t size = item->has_value() ? engine::ItemSize(**item) : 0;
-    consumption = ReadConsumption(**schema, nullptr, size, parsed->consistent);
+    consumption =
+        &Keep(ctx, unrecorded, ReadConsumption(**schema, nullptr, size, parsed->consistent));
   } else {
     NoteKeyRead(ctx, parsed->table, "", parsed->attributes);
   }
@@ -133,7 +143,6 @@ ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {
     if (consumption) WriteConsumed(w, *parsed, *consumption);
   });
   if (ctx.record) {
-    ctx.record->consumed.push_back(std::move(*consumption));
     uint64_t found = item->has_value() ? 1 : 0;
     ctx.record->accesses.push_back(
         {.table = parsed->table, .items_read = found, .items_returned = found});
