@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <vector>
 
 #include "api/access_record.h"
@@ -15,6 +14,15 @@ bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 const rapidjson::Value* Member(const rapidjson::Value& object, const char* name) {
   auto it = object.FindMember(name);
   return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+// The value `token` ("#name") stands for in ExpressionAttributeNames, found
+// without a string made for the lookup.
+const rapidjson::Value* NamedBy(const rapidjson::Value* names, std::string_view token) {
+  if (!names || !names->IsObject()) return nullptr;
+  rapidjson::Value key(rapidjson::StringRef(token.data(), token.size()));
+  auto it = names->FindMember(key);
+  return it == names->MemberEnd() ? nullptr : &it->value;
 }
 
 std::string_view StringOf(const rapidjson::Value* value) {
@@ -47,14 +55,15 @@ std::string LegacyConditions(const rapidjson::Value* conditions, std::string_vie
 
 }  // namespace
 
-std::string NormalizedExpression(std::string_view expression, const rapidjson::Value* names) {
-  std::string out;
-  out.reserve(expression.size());
+void AppendNormalizedExpression(std::string_view expression, const rapidjson::Value* names,
+                                std::string& out) {
+  const size_t start = out.size();
+  out.reserve(start + expression.size());
   for (size_t i = 0; i < expression.size();) {
     char c = expression[i];
     if (std::isspace(static_cast<unsigned char>(c))) {
       while (i < expression.size() && std::isspace(static_cast<unsigned char>(expression[i]))) ++i;
-      if (!out.empty() && i < expression.size()) out += ' ';
+      if (out.size() > start && i < expression.size()) out += ' ';
       continue;
     }
     if (c != ':' && c != '#') {
@@ -67,17 +76,18 @@ std::string NormalizedExpression(std::string_view expression, const rapidjson::V
     std::string_view token = expression.substr(i, end - i);
     if (c == ':') {
       out += '?';
-    } else if (const rapidjson::Value* name =
-                   names && names->IsObject()
-                       ? Member(*names, std::string(token).c_str())
-                       : nullptr;
-               name && name->IsString()) {
+    } else if (const rapidjson::Value* name = NamedBy(names, token); name && name->IsString()) {
       out.append(name->GetString(), name->GetStringLength());
     } else {
       out += token;
     }
     i = end;
   }
+}
+
+std::string NormalizedExpression(std::string_view expression, const rapidjson::Value* names) {
+  std::string out;
+  AppendNormalizedExpression(expression, names, out);
   return out;
 }
 
@@ -111,29 +121,27 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     else if (name == "Select") select = value;
     else if (name == "ConditionalOperator") conditional_operator = value;
   }
-  auto expression = [&](const rapidjson::Value* value) -> std::optional<std::string> {
+  // Written into the record's strings, which keep their room from request
+  // to request: a string of its own per expression cost a malloc and a free.
+  record.key_condition.clear();
+  record.filter.clear();
+  record.projection.clear();
+  auto expression = [&](const rapidjson::Value* value, std::string& into) {
     std::string_view text = StringOf(value);
-    if (text.empty()) return std::nullopt;
-    return NormalizedExpression(text, names);
+    if (text.empty()) return false;
+    AppendNormalizedExpression(text, names, into);
+    return true;
   };
-  if (auto key = expression(key_expression)) {
-    record.key_condition = std::move(*key);
-  } else if (key_conditions) {
+  if (!expression(key_expression, record.key_condition) && key_conditions) {
     record.key_condition = LegacyConditions(key_conditions, " AND ");
   }
-  if (auto text = expression(filter)) {
-    record.filter = std::move(*text);
-  } else if (auto text = expression(condition)) {
-    record.filter = std::move(*text);
-  } else if (const rapidjson::Value* legacy = query_filter ? query_filter
-                                             : scan_filter  ? scan_filter
-                                                            : expected) {
+  const rapidjson::Value* legacy = query_filter ? query_filter : scan_filter ? scan_filter : expected;
+  if (!expression(filter, record.filter) && !expression(condition, record.filter) && legacy) {
     record.filter =
         LegacyConditions(legacy, StringOf(conditional_operator) == "OR" ? " OR " : " AND ");
   }
-  if (auto text = expression(projection)) {
-    record.projection = std::move(*text);
-  } else if (attributes && attributes->IsArray()) {
+  if (expression(projection, record.projection)) return;
+  if (attributes && attributes->IsArray()) {
     for (const auto& name : attributes->GetArray()) {
       if (!name.IsString()) continue;
       if (!record.projection.empty()) record.projection += ", ";
