@@ -81,9 +81,6 @@ struct AccessRecord {
     keys_.resize(key_marks_.back().start);
     key_marks_.pop_back();
   }
-  void NotePartitionKey(std::string_view table, std::string_view index, std::string_view text) {
-    StartPartitionKey(table, index) += text;
-  }
   size_t partition_key_count() const { return key_marks_.size(); }
   PartitionKey partition_key(size_t i) const {
     const KeyMark& mark = key_marks_[i];

@@ -17,8 +17,8 @@ api::AccessRecord Read(std::string table, std::string filter, std::string pk) {
   consumed.table_bytes = 100;
   record.consumed.push_back(consumed);
   record.accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
-  record.NotePartitionKey(
-      table, "", api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::move(pk))}}));
+  record.StartPartitionKey(table, "") +=
+      api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::move(pk))}});
   return record;
 }
 
