@@ -121,11 +121,9 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     else if (name == "Select") select = value;
     else if (name == "ConditionalOperator") conditional_operator = value;
   }
-  // Written into the record's strings, which keep their room from request
-  // to request: a string of its own per expression cost a malloc and a free.
-  record.key_condition.clear();
-  record.filter.clear();
-  record.projection.clear();
+  // Appended to the record's strings (empty: AccessRecord::Clear), which
+  // keep their room from request to request: a string of its own per
+  // expression cost a malloc and a free.
   auto expression = [&](const rapidjson::Value* value, std::string& into) {
     std::string_view text = StringOf(value);
     if (text.empty()) return false;

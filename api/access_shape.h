@@ -20,9 +20,10 @@ namespace ddb::api {
 
 struct AccessRecord;
 
-// Sets `record`'s key_condition, filter and projection from `request`, for
-// the operations on one table (GetItem, PutItem, UpdateItem, DeleteItem,
-// Query, Scan); leaves them empty for the others.
+// Fills `record`'s key_condition, filter and projection, empty before (a
+// cleared record), from `request`, for the operations on one table
+// (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan); leaves them
+// empty for the others.
 void DescribeShape(std::string_view operation, const rapidjson::Value& request,
                    AccessRecord& record);
 
