@@ -8,21 +8,38 @@
 namespace ddb::api {
 namespace {
 
-// "<length>:<bytes>": no byte of a name or value can end it early. Written
-// with one resize and copies: this runs for every key the profile counts,
-// and three appends cost twice as much.
-void AppendCounted(std::string_view bytes, std::string& text) {
-  char digits[20];  // a size_t's decimal digits, without a string for them
-  size_t count = std::to_chars(digits, digits + sizeof digits, bytes.size()).ptr - digits;
-  size_t at = text.size();
-  text.resize(at + count + 1 + bytes.size());
-  char* out = text.data() + at;
-  std::memcpy(out, digits, count);
-  out[count] = ':';
-  if (!bytes.empty()) std::memcpy(out + count + 1, bytes.data(), bytes.size());
+// Writes "<length>:<bytes>" at `out` (no byte of a name or value can end it
+// early) and returns the end; `digits` holds the length's decimal digits.
+char* PutCounted(std::string_view digits, std::string_view bytes, char* out) {
+  std::memcpy(out, digits.data(), digits.size());
+  out += digits.size();
+  *out++ = ':';
+  if (!bytes.empty()) std::memcpy(out, bytes.data(), bytes.size());
+  return out + bytes.size();
 }
 
-// The bytes AppendCounted wrote at the front of `text`, taken off it; none
+// A size_t's decimal digits, in `digits`, without a string for them.
+std::string_view DigitsOf(size_t n, char (&digits)[20]) {
+  return std::string_view(digits, std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+}
+
+// Appends a name, a type and a value: the name's and value's counted bytes
+// with one resize, as this runs for every key the profile counts and each
+// append of its own cost as much as the copies.
+void AppendCountedPair(std::string_view name, char type, std::string_view value,
+                       std::string& text) {
+  char name_digits[20], value_digits[20];
+  std::string_view name_count = DigitsOf(name.size(), name_digits);
+  std::string_view value_count = DigitsOf(value.size(), value_digits);
+  size_t at = text.size();
+  text.resize(at + name_count.size() + 1 + name.size() + 1 + value_count.size() + 1 +
+              value.size());
+  char* out = PutCounted(name_count, name, text.data() + at);
+  *out++ = type;
+  PutCounted(value_count, value, out);
+}
+
+// The bytes PutCounted wrote at the front of `text`, taken off it; none
 // when `text` does not start with them.
 std::optional<std::string> TakeCounted(std::string_view& text) {
   size_t colon = text.find(':');
@@ -42,15 +59,20 @@ std::optional<std::string> TakeCounted(std::string_view& text) {
 
 void AppendKeyText(std::string_view name, const engine::AttributeValue& value,
                    std::string& text) {
-  AppendCounted(name, text);
-  text += static_cast<char>('0' + static_cast<int>(value.type()));
+  char type = static_cast<char>('0' + static_cast<int>(value.type()));
   switch (value.type()) {
-    case engine::AttributeType::kS: AppendCounted(value.as<std::string>(), text); break;
-    case engine::AttributeType::kN:
-      AppendCounted(value.as<engine::Number>().ToString(), text);
+    case engine::AttributeType::kS:
+      AppendCountedPair(name, type, value.as<std::string>(), text);
       break;
-    case engine::AttributeType::kB: AppendCounted(value.as<engine::Binary>().bytes, text); break;
-    default: AppendCounted(engine::DebugString(value), text); break;  // not a key type
+    case engine::AttributeType::kN:
+      AppendCountedPair(name, type, value.as<engine::Number>().ToString(), text);
+      break;
+    case engine::AttributeType::kB:
+      AppendCountedPair(name, type, value.as<engine::Binary>().bytes, text);
+      break;
+    default:  // not a key type
+      AppendCountedPair(name, type, engine::DebugString(value), text);
+      break;
   }
 }
 

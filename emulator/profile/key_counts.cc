@@ -1,11 +1,38 @@
 #include "emulator/profile/key_counts.h"
 
-#include <functional>
+#include <cstring>
 
 namespace ddb::emulator {
 namespace {
 
-uint64_t HashOf(std::string_view text) { return std::hash<std::string_view>{}(text); }
+// A key text's hash, eight bytes at a time: std::hash's byte-wise loop was
+// half of a count's cost for the 20-40 byte texts keys make. Each word is
+// mixed in by a multiply by 2^64 over the golden ratio; the final shifts
+// bring the product's well-mixed high bits down to the low ones, which pick
+// the slot. Not meant to resist chosen keys: a test's own keys fill the
+// table, and at most kMax of them.
+uint64_t HashOf(std::string_view text) {
+  constexpr uint64_t kOdd = 0x9E3779B97F4A7C15ull;
+  uint64_t hash = text.size() * kOdd;
+  const char* at = text.data();
+  size_t left = text.size();
+  for (; left >= 8; at += 8, left -= 8) {
+    uint64_t word;
+    std::memcpy(&word, at, 8);
+    hash = (hash ^ word) * kOdd;
+    hash ^= hash >> 29;
+  }
+  uint64_t tail = 0;
+  if (text.size() >= 8) {  // the last eight bytes, overlapping the words before
+    std::memcpy(&tail, text.data() + text.size() - 8, 8);
+  } else {
+    for (size_t i = 0; i < left; ++i) tail |= uint64_t{static_cast<unsigned char>(at[i])} << (8 * i);
+  }
+  hash = (hash ^ tail) * kOdd;
+  hash ^= hash >> 32;
+  hash *= kOdd;
+  return hash ^ (hash >> 29);
+}
 uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
 }  // namespace
