@@ -44,14 +44,17 @@ size_t BytesOf(const api::Consumption& c, const std::string& index) {
 }
 
 // The units of `c` on the table (`table_resource`, its "" entry) and each
-// index, into the table's tallies.
-void AddConsumption(TableTally& table, ResourceTally& table_resource, const api::Consumption& c) {
+// index, into the table's tallies; returns their sum.
+double AddConsumption(TableTally& table, ResourceTally& table_resource, const api::Consumption& c) {
   AddUnits(table_resource.units, c.write, c.table_units, c.table_bytes);
+  double total = c.table_units;
   for (const auto* indexes : {&c.global_indexes, &c.local_indexes}) {
     for (const auto& [index, units] : *indexes) {
       AddUnits(Entry(table.resources, index).units, c.write, units, BytesOf(c, index));
+      total += units;
     }
   }
+  return total;
 }
 
 bool SameShape(const ShapeTally& shape, const api::AccessRecord& record, const std::string& index) {
@@ -154,7 +157,7 @@ AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
 void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second) {
   // Each table's units in this request, for its shape and timeline.
   struct Units {
-    std::string_view table;
+    TableTally* tally;
     double read = 0;
     double write = 0;
   };
@@ -179,18 +182,13 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   thread_local std::string shape_key;
   thread_local Recent recent;
   table_units.clear();
-  auto units_of = [&](std::string_view table) -> Units* {
+  // By the tally's address: the entries stay put while the lock is held.
+  auto units_of = [&](const TableTally& table) -> Units* {
     for (Units& u : table_units) {
-      if (Same(u.table, table)) return &u;
+      if (u.tally == &table) return &u;
     }
     return nullptr;
   };
-  for (const api::Consumption& c : record.consumed) {
-    std::string_view table = api::TableNameInArn(c.table);
-    Units* units = units_of(table);
-    if (!units) units = &table_units.emplace_back(Units{table});
-    (c.write ? units->write : units->read) += c.total();
-  }
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
   if (recent.generation != shard.generation || !Same(recent.ns, ns)) {
@@ -226,14 +224,16 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   };
   for (const api::Consumption& c : record.consumed) {
     TableTally& table = tally_of(api::TableNameInArn(c.table));
-    AddConsumption(table, resource_of(table, ""), c);
+    double total = AddConsumption(table, resource_of(table, ""), c);
+    Units* units = units_of(table);
+    if (!units) units = &table_units.emplace_back(Units{&table});
+    (c.write ? units->write : units->read) += total;
   }
   for (const Units& units : table_units) {
-    AddToTimeline(tally_of(units.table), unix_second, units.read, units.write);
+    AddToTimeline(*units.tally, unix_second, units.read, units.write);
   }
   for (const api::AccessRecord::Access& access : record.accesses) {
-    std::string_view name = api::TableNameInArn(access.table);
-    TableTally& table = tally_of(name);
+    TableTally& table = tally_of(api::TableNameInArn(access.table));
     ResourceTally& resource = resource_of(table, access.index);
     count_request(resource);
     resource.items_read += access.items_read;
@@ -270,7 +270,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
       if (&table == recent.tally) recent.shape = shape;
     }
     ++shape->count;
-    if (Units* units = units_of(name)) {
+    if (Units* units = units_of(table)) {
       shape->read_units += units->read;
       shape->write_units += units->write;
       units->read = units->write = 0;  // a table named twice is charged once
