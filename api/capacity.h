@@ -19,6 +19,7 @@
 #include "api/json_reader.h"
 #include "engine/attribute_value.h"
 #include "engine/catalog/catalog.h"
+#include "engine/items/item_write.h"
 
 namespace ddb::api {
 
@@ -59,9 +60,11 @@ double WriteUnits(size_t bytes, bool transactional = false);
 // table's units for the larger item at its billed size (a vector counts 4
 // bytes per dimension), each changed index entry's, and each changed vector
 // index entry's VectorWriteRequestBytes (the new entry's; a removed entry's
-// when the item leaves the index, inferred).
+// when the item leaves the index, inferred). `sizes`, when known, are the
+// items' sizes as the write measured them (engine::Mutation::sizes).
 Consumption WriteConsumption(const engine::TableSchema& schema, const engine::Item* old_item,
-                             const engine::Item* new_item, bool transactional = false);
+                             const engine::Item* new_item, bool transactional = false,
+                             const engine::ItemSizes* sizes = nullptr);
 
 // The cost of reading `bytes` from the table, or from `index` when given.
 Consumption ReadConsumption(const engine::TableSchema& schema, const engine::IndexSchema* index,

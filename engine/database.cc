@@ -64,7 +64,8 @@ Result<std::optional<Item>> Database::WriteItem(std::string_view ns, std::string
 }
 
 Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_view table,
-                                              const Item& item, const Precondition& check) {
+                                              const Item& item, const Precondition& check,
+                                              ItemSizes* sizes) {
   auto state = path_.tables.Find(ns, table);
   if (!state) return ItemTableNotFound();
   auto schema = state->schema();
@@ -78,6 +79,7 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
     Mutation put{Mutation::Kind::kPut, {}};
     put.borrowed_item = &item;  // alive until this call returns
     put.prepared = &prepared;
+    put.sizes = sizes;
     return put;
   };
   if (schema->strong_consistency) {
@@ -87,10 +89,13 @@ Result<std::optional<Item>> Database::PutItem(std::string_view ns, std::string_v
 }
 
 Result<std::optional<Item>> Database::DeleteItem(std::string_view ns, std::string_view table,
-                                                 const Item& key, const Precondition& check) {
+                                                 const Item& key, const Precondition& check,
+                                                 ItemSizes* sizes) {
   return WriteItem(ns, table, key, [&](const Item* old_item) -> Result<Mutation> {
     if (check) DDB_RETURN_IF_ERROR(check(old_item));
-    return Mutation{Mutation::Kind::kDelete, {}};
+    Mutation remove{Mutation::Kind::kDelete, {}};
+    remove.sizes = sizes;
+    return remove;
   });
 }
 

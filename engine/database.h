@@ -88,11 +88,14 @@ class Database {
                                       const Item& key) const;
   Result<std::optional<Item>> WriteItem(std::string_view ns, std::string_view table,
                                         const Item& key, const Planner& planner);
-  // `item` is written as it is, not copied.
+  // `item` is written as it is, not copied. `sizes`, when given, gets the
+  // old and new item's sizes once the write is applied.
   Result<std::optional<Item>> PutItem(std::string_view ns, std::string_view table,
-                                      const Item& item, const Precondition& check = nullptr);
+                                      const Item& item, const Precondition& check = nullptr,
+                                      ItemSizes* sizes = nullptr);
   Result<std::optional<Item>> DeleteItem(std::string_view ns, std::string_view table,
-                                         const Item& key, const Precondition& check = nullptr);
+                                         const Item& key, const Precondition& check = nullptr,
+                                         ItemSizes* sizes = nullptr);
 
   // --- Transactions and batches (transactions.h) --------------------------
   // All of the mutations in one batch, or none (committed = false, with

@@ -31,9 +31,11 @@ const Consumption& Keep(Context& ctx, std::optional<Consumption>& unrecorded,
 }
 
 // A write's answer: Attributes (when any) and ConsumedCapacity (when asked).
+// `sizes`: the items' sizes as the write measured them.
 ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
                                      const std::optional<Item>& attributes,
-                                     const Item* old_item, const Item* new_item) {
+                                     const Item* old_item, const Item* new_item,
+                                     const engine::ItemSizes& sizes) {
   std::optional<Consumption> unrecorded;
   const Consumption* consumption = nullptr;
   std::shared_ptr<const engine::TableSchema> schema;
@@ -44,7 +46,7 @@ ApiResult<std::string> WriteResponse(Context& ctx, const ItemRequest& request,
     schema = std::move(found).value();
   }
   if (wants || ctx.record) {
-    consumption = &Keep(ctx, unrecorded, WriteConsumption(*schema, old_item, new_item));
+    consumption = &Keep(ctx, unrecorded, WriteConsumption(*schema, old_item, new_item, false, &sizes));
   }
   const Item* touched = new_item ? new_item : old_item;
   if (schema) {
@@ -75,22 +77,24 @@ ApiResult<std::string> PutItem(Context& ctx, const rapidjson::Value& request) {
   auto parsed = ReadItemRequest(request, ItemOp::kPut);
   if (!parsed.ok()) return parsed.take_error();
   ConditionCheck check(*parsed);
-  auto old_item =
-      ctx.db.PutItem(ctx.caller.ns, parsed->table, parsed->attributes, check.Precondition());
+  engine::ItemSizes sizes;
+  auto old_item = ctx.db.PutItem(ctx.caller.ns, parsed->table, parsed->attributes,
+                                 check.Precondition(), &sizes);
   if (!old_item.ok()) return check.Error(old_item.status());
   return WriteResponse(ctx, *parsed, parsed->return_values == "ALL_OLD" ? *old_item : std::nullopt,
-                       Pointer(*old_item), &parsed->attributes);
+                       Pointer(*old_item), &parsed->attributes, sizes);
 }
 
 ApiResult<std::string> DeleteItem(Context& ctx, const rapidjson::Value& request) {
   auto parsed = ReadItemRequest(request, ItemOp::kDelete);
   if (!parsed.ok()) return parsed.take_error();
   ConditionCheck check(*parsed);
-  auto old_item =
-      ctx.db.DeleteItem(ctx.caller.ns, parsed->table, parsed->attributes, check.Precondition());
+  engine::ItemSizes sizes;
+  auto old_item = ctx.db.DeleteItem(ctx.caller.ns, parsed->table, parsed->attributes,
+                                    check.Precondition(), &sizes);
   if (!old_item.ok()) return check.Error(old_item.status());
   return WriteResponse(ctx, *parsed, parsed->return_values == "ALL_OLD" ? *old_item : std::nullopt,
-                       Pointer(*old_item), nullptr);
+                       Pointer(*old_item), nullptr, sizes);
 }
 
 ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request) {
@@ -99,6 +103,7 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   parsed->judges_update_writes = true;
   ConditionCheck check(*parsed);
   std::optional<Item> new_item;  // none when the update wrote nothing
+  engine::ItemSizes sizes;
   auto planner = [&](const Item* current) -> engine::Result<engine::Mutation> {
     auto mutation = UpdateMutation(*parsed, current);
     // The size limit is judged before the condition (captured); other
@@ -108,6 +113,7 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
     if (mutation.ok() && mutation->kind == engine::Mutation::Kind::kPut) {
       new_item = mutation->new_item;
     }
+    if (mutation.ok()) mutation->sizes = &sizes;
     return mutation;
   };
   auto old_item = ctx.db.WriteItem(ctx.caller.ns, parsed->table, parsed->attributes, planner);
@@ -115,7 +121,7 @@ ApiResult<std::string> UpdateItem(Context& ctx, const rapidjson::Value& request)
   return WriteResponse(
       ctx, *parsed,
       UpdateResult(parsed->return_values, *old_item, new_item.value_or(Item{}), parsed->expressions),
-      Pointer(*old_item), Pointer(new_item));
+      Pointer(*old_item), Pointer(new_item), sizes);
 }
 
 ApiResult<std::string> GetItem(Context& ctx, const rapidjson::Value& request) {

@@ -34,6 +34,15 @@ struct WriteClock {
   }
 };
 
+// The sizes (ItemSize) of the item a write replaced and of the one it
+// wrote, 0 for none: the writer measures both for the table's statistics,
+// and a caller billing the write (api::WriteConsumption) need not again.
+struct ItemSizes {
+  size_t old_size = 0;
+  size_t new_size = 0;
+  bool known = false;  // set once the write was applied
+};
+
 // What a single-item write does, decided from the item as it was.
 struct Mutation {
   enum class Kind { kNone, kPut, kDelete };
@@ -53,6 +62,8 @@ struct Mutation {
   // Applied from another replica of a global table (replication.h), made
   // then and there: it is not replicated again.
   const WriteClock* replicated = nullptr;
+  // Where to report the sizes the write measured, or null.
+  ItemSizes* sizes = nullptr;
 
   // kPut only: the new item, wherever it is held.
   const Item& put_item() const { return borrowed_item ? *borrowed_item : new_item; }

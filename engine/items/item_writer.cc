@@ -164,14 +164,16 @@ Status ItemWriter::AddMutation(TableState& state, const TableSchema& schema,
   } else {
     batch.Delete(Family::kItems, item_key);
   }
+  size_t old_size = old_item ? ItemSize(*old_item) : 0;
   if (old_item) {
     pending.table.item_count -= 1;
-    pending.table.size_bytes -= static_cast<int64_t>(ItemSize(*old_item));
+    pending.table.size_bytes -= static_cast<int64_t>(old_size);
   }
   if (new_ptr) {
     pending.table.item_count += 1;
     pending.table.size_bytes += static_cast<int64_t>(new_size);
   }
+  if (mutation.sizes) *mutation.sizes = {old_size, new_size, true};
   return Status::Ok();
 }
 

@@ -180,6 +180,46 @@ TEST_P(DatabaseTest, PutGetAndDeleteItems) {
               "Requested resource not found");
 }
 
+// The sizes a write reports are the items' own, for the caller's billing.
+TEST_P(DatabaseTest, WritesReportTheSizesOfTheItemsTheyReplacedAndWrote) {
+  ASSERT_OK(db_->CreateTable(kNs, Composite()));
+  Item key{{"pk", S("a")}, {"sk", N("1")}};
+  Item v1{{"pk", S("a")}, {"sk", N("1")}, {"v", S("one")}};
+  Item v2{{"pk", S("a")}, {"sk", N("1")}, {"v", S("a longer value")}};
+
+  ItemSizes sizes;
+  ASSERT_OK(db_->PutItem(kNs, "t", v1, nullptr, &sizes));
+  EXPECT_TRUE(sizes.known);
+  EXPECT_EQ(sizes.old_size, 0u);
+  EXPECT_EQ(sizes.new_size, ItemSize(v1));
+
+  sizes = {};
+  ASSERT_OK(db_->PutItem(kNs, "t", v2, nullptr, &sizes));
+  EXPECT_EQ(sizes.old_size, ItemSize(v1));
+  EXPECT_EQ(sizes.new_size, ItemSize(v2));
+
+  sizes = {};
+  ASSERT_OK(db_->WriteItem(kNs, "t", key, [&](const Item*) -> Result<Mutation> {
+    Mutation put{Mutation::Kind::kPut, v1};
+    put.sizes = &sizes;
+    return put;
+  }));
+  EXPECT_EQ(sizes.old_size, ItemSize(v2));
+  EXPECT_EQ(sizes.new_size, ItemSize(v1));
+
+  sizes = {};  // a refused write measures nothing
+  EXPECT_FALSE(db_->PutItem(kNs, "t", v2,
+                            [](const Item*) { return Status::ConditionFailed("no put"); }, &sizes)
+                   .ok());
+  EXPECT_FALSE(sizes.known);
+
+  sizes = {};
+  ASSERT_OK(db_->DeleteItem(kNs, "t", key, nullptr, &sizes));
+  EXPECT_TRUE(sizes.known);
+  EXPECT_EQ(sizes.old_size, ItemSize(v1));
+  EXPECT_EQ(sizes.new_size, 0u);
+}
+
 TEST_P(DatabaseTest, FailedPlansAndPreconditionsLeaveTheItemUnchanged) {
   ASSERT_OK(db_->CreateTable(kNs, Composite()));
   Item key{{"pk", S("a")}, {"sk", N("1")}};
