@@ -332,13 +332,29 @@ def wrk(port, seconds, connections, target="", body="", mod=1000, total=0, on_lo
 
 # ---------------------------------------------------------------- throughput
 
-def throughput(servers, connections_list, seconds, rounds):
-    """results[(op, connections, server name)] = medians over the rounds."""
+def restart(server, label, warm_up):
+    """Starts `server` afresh, with the tables prepared, then runs `warm_up`
+    (connections, target, body, mod) of operation `label` on it for a
+    second, unmeasured, unless it lacks the operation."""
+    server.cleanup()
+    server.start()
+    if server.kind != "nginx":
+        server.unsupported = prepare(server)
+    if warm_up[1] and label not in server.unsupported:
+        wrk(server.port, 1, *warm_up)
+
+
+def throughput(servers, connections_list, seconds, rounds, fresh=False):
+    """results[(op, connections, server name)] = medians over the rounds;
+    with `fresh`, each operation on servers started for it."""
     raw = {}
     for connections in connections_list:
         cases = [(label, target, json.dumps(body), mod) for label, target, body, mod in OPS]
         cases.append((HTTP_ONLY, None, None, 1))
         for label, target, body, mod in cases:
+            if fresh:
+                for server in servers:
+                    restart(server, label, (connections, target, body, mod))
             for round_number in range(rounds):
                 # Every other round in the reverse order, so that no server
                 # always runs right after another one's load.
@@ -592,6 +608,10 @@ def main():
                         help="run the servers on core 0 and wrk on core 1 (taskset): each "
                              "throughput is then the server's alone, steadier from run to "
                              "run, for comparing a cost on the server's side")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start the servers afresh for each operation, so that no "
+                             "operation runs on what the ones before it left (memtables, "
+                             "stream shards, the allocator's state)")
     parser.add_argument("--connections", help="comma-separated connection counts "
                         "(default 1,16,64)")
     args = parser.parse_args()
@@ -620,7 +640,7 @@ def main():
                 server.start()
                 if server.kind != "nginx":
                     server.unsupported = prepare(server)
-            results = throughput(servers, connections, args.seconds, args.rounds)
+            results = throughput(servers, connections, args.seconds, args.rounds, args.fresh)
         finally:
             for server in servers:
                 server.cleanup()
