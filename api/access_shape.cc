@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <vector>
 
 #include "api/access_record.h"
@@ -100,26 +101,38 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     return;
   }
   // The members a shape reads, found in one pass over the request: this runs
-  // on every request the profile records.
+  // on every request the profile records, so a member is told apart by its
+  // name's size first, and most members (TableName, Key, Item) by that alone.
   const rapidjson::Value *names = nullptr, *key_expression = nullptr, *key_conditions = nullptr,
                          *filter = nullptr, *condition = nullptr, *query_filter = nullptr,
                          *scan_filter = nullptr, *expected = nullptr, *projection = nullptr,
                          *attributes = nullptr, *select = nullptr, *conditional_operator = nullptr;
   for (const auto& member : request.GetObject()) {
-    std::string_view name(member.name.GetString(), member.name.GetStringLength());
-    const rapidjson::Value* value = &member.value;
-    if (name == "ExpressionAttributeNames") names = value;
-    else if (name == "KeyConditionExpression") key_expression = value;
-    else if (name == "KeyConditions") key_conditions = value;
-    else if (name == "FilterExpression") filter = value;
-    else if (name == "ConditionExpression") condition = value;
-    else if (name == "QueryFilter") query_filter = value;
-    else if (name == "ScanFilter") scan_filter = value;
-    else if (name == "Expected") expected = value;
-    else if (name == "ProjectionExpression") projection = value;
-    else if (name == "AttributesToGet") attributes = value;
-    else if (name == "Select") select = value;
-    else if (name == "ConditionalOperator") conditional_operator = value;
+    const char* name = member.name.GetString();
+    // `known` has the name's size: the switch below decided that.
+    auto is = [&](std::string_view known) {
+      return std::memcmp(name, known.data(), known.size()) == 0;
+    };
+    const rapidjson::Value** slot = nullptr;
+    switch (member.name.GetStringLength()) {
+      case 6: slot = is("Select") ? &select : nullptr; break;
+      case 8: slot = is("Expected") ? &expected : nullptr; break;
+      case 10: slot = is("ScanFilter") ? &scan_filter : nullptr; break;
+      case 11: slot = is("QueryFilter") ? &query_filter : nullptr; break;
+      case 13: slot = is("KeyConditions") ? &key_conditions : nullptr; break;
+      case 15: slot = is("AttributesToGet") ? &attributes : nullptr; break;
+      case 16: slot = is("FilterExpression") ? &filter : nullptr; break;
+      case 19:
+        slot = is("ConditionExpression")   ? &condition
+               : is("ConditionalOperator") ? &conditional_operator
+                                           : nullptr;
+        break;
+      case 20: slot = is("ProjectionExpression") ? &projection : nullptr; break;
+      case 22: slot = is("KeyConditionExpression") ? &key_expression : nullptr; break;
+      case 24: slot = is("ExpressionAttributeNames") ? &names : nullptr; break;
+      default: break;
+    }
+    if (slot) *slot = &member.value;
   }
   // Appended to the record's strings (empty: AccessRecord::Clear), which
   // keep their room from request to request: a string of its own per
