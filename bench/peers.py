@@ -95,10 +95,13 @@ def must(port, op, body):
     return data
 
 
-def rss_mb(pid):
+def rss_mb(pid, field="VmRSS"):
+    """A process's resident memory in MB: all of it, or one part (RssAnon:
+    the heap and stacks, which hold what it stores; RssFile: the pages of
+    its executable and libraries, shared with every copy of them)."""
     with open("/proc/%d/status" % pid) as status:
         for line in status:
-            if line.startswith("VmRSS"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024.0
     return 0.0
 
@@ -344,13 +347,15 @@ def restart(server, label, warm_up):
         wrk(server.port, 1, *warm_up)
 
 
-def throughput(servers, connections_list, seconds, rounds, fresh=False):
-    """results[(op, connections, server name)] = medians over the rounds;
-    with `fresh`, each operation on servers started for it."""
+def throughput(servers, connections_list, seconds, rounds, fresh=False, operations=None):
+    """results[(op, connections, server name)] = medians over the rounds, and
+    each round's rate in "rates"; with `fresh`, each operation on servers
+    started for it; with `operations`, only the operations of those labels."""
     raw = {}
     for connections in connections_list:
         cases = [(label, target, json.dumps(body), mod) for label, target, body, mod in OPS]
         cases.append((HTTP_ONLY, None, None, 1))
+        cases = [case for case in cases if not operations or case[0] in operations]
         for label, target, body, mod in cases:
             if fresh:
                 for server in servers:
@@ -380,7 +385,32 @@ def throughput(servers, connections_list, seconds, rounds, fresh=False):
         results[key] = {field: statistics.median(r[field] for r in runs)
                         for field in ("rate", "p50", "p99", "p999", "cpu_us", "wait_us")}
         results[key]["errors"] = sum(r["errors"] for r in runs)
+        results[key]["rates"] = [r["rate"] for r in runs]
     return results
+
+
+def print_round_ratios(results, servers, connections_list, reference):
+    """Each server's throughput over the reference's, round by round: the two
+    ran back to back in each round, so a round's ratio cancels what the
+    machine did in it, and the spread of those ratios says how far one
+    median can be trusted."""
+    others = [s for s in servers if s.name != reference]
+    if not others:
+        return
+    print("\n| connections | operation | server | ÷ {} per round: median | min–max | rounds |"
+          .format(reference))
+    print("|---|---|---|---|---|---|")
+    for connections in connections_list:
+        for label in [op[0] for op in OPS] + [HTTP_ONLY]:
+            base = results.get((label, connections, reference))
+            for server in others:
+                r = results.get((label, connections, server.name))
+                if not base or not r:
+                    continue
+                ratios = [a / b for a, b in zip(r["rates"], base["rates"]) if b]
+                print("| {} | {} | {} | {:.3f} | {:.3f}–{:.3f} | {} |".format(
+                    connections, label, server.name, statistics.median(ratios), min(ratios),
+                    max(ratios), len(ratios)))
 
 
 def ratio(value, base):
@@ -489,6 +519,7 @@ def bulk_load(server, items, cap_seconds):
         must(server.port, "CreateTable", table_request("load"))
         time.sleep(0.1)
         rss_empty = rss_mb(server.proc.pid)
+        anon_empty = rss_mb(server.proc.pid, "RssAnon")
         empty_bytes = 0
         if server.persistent:
             empty_bytes = dir_bytes(server.dir)
@@ -496,6 +527,11 @@ def bulk_load(server, items, cap_seconds):
         result["rss_loaded"] = rss_mb(server.proc.pid)
         result["rss_per_item"] = (result["rss_loaded"] - rss_empty) * 1024 * 1024 / \
             result["loaded"]
+        # The code the first requests fault in is in the RSS growth too, the
+        # same for 10,000 items as for a million; the anonymous memory's
+        # growth is what holding the items takes.
+        result["anon_per_item"] = (rss_mb(server.proc.pid, "RssAnon") - anon_empty) * \
+            1024 * 1024 / result["loaded"]
         if server.persistent:
             server.stop()  # a clean close: what stays on disk
             result["bytes_per_item"] = (dir_bytes(server.dir) - empty_bytes) / result["loaded"]
@@ -548,8 +584,9 @@ def print_memory(rows, items):
     item_bytes = load_item_bytes(items)
     print("\n| server | start → first answer, ms (median, min) | idle RSS MB "
           "| load {:,} items: items/s | RSS after load MB | RSS growth per item, bytes "
-          "(÷ the item's {:.0f} bytes) | bytes on disk per item |".format(items, item_bytes))
-    print("|---|---|---|---|---|---|---|")
+          "(÷ the item's {:.0f} bytes) | anonymous memory growth per item (÷) "
+          "| bytes on disk per item |".format(items, item_bytes))
+    print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         load = "—"
         if "load_rate" in row:
@@ -558,13 +595,16 @@ def print_memory(rows, items):
                 load += " (stopped after {:,} items)".format(row["loaded"])
             if row["load_errors"]:
                 load += ", {} errors".format(row["load_errors"])
-        per_item = "—"
+        per_item = anon_per_item = "—"
         if "rss_per_item" in row:
             per_item = "{:.0f} ({:.2f})".format(row["rss_per_item"],
                                                 row["rss_per_item"] / item_bytes)
-        print("| {} | {:.1f}, {:.1f} | {:.1f} | {} | {} | {} | {} |".format(
+            anon_per_item = "{:.0f} ({:.2f})".format(row["anon_per_item"],
+                                                     row["anon_per_item"] / item_bytes)
+        print("| {} | {:.1f}, {:.1f} | {:.1f} | {} | {} | {} | {} | {} |".format(
             row["name"], row["cold"], row["cold_min"], row["idle"], load,
             "{:.0f}".format(row["rss_loaded"]) if "rss_loaded" in row else "—", per_item,
+            anon_per_item,
             "{:.0f}".format(row["bytes_per_item"]) if "bytes_per_item" in row else "—"))
 
 
@@ -612,6 +652,9 @@ def main():
                         help="start the servers afresh for each operation, so that no "
                              "operation runs on what the ones before it left (memtables, "
                              "stream shards, the allocator's state)")
+    parser.add_argument("--operation", action="append", metavar="LABEL",
+                        help="measure only this operation, by its label in the table "
+                             "(e.g. 'UpdateItem ADD'; repeatable)")
     parser.add_argument("--connections", help="comma-separated connection counts "
                         "(default 1,16,64)")
     args = parser.parse_args()
@@ -640,11 +683,13 @@ def main():
                 server.start()
                 if server.kind != "nginx":
                     server.unsupported = prepare(server)
-            results = throughput(servers, connections, args.seconds, args.rounds, args.fresh)
+            results = throughput(servers, connections, args.seconds, args.rounds, args.fresh,
+                                 args.operation)
         finally:
             for server in servers:
                 server.cleanup()
         print_throughput(results, servers, connections, "ld-memory")
+        print_round_ratios(results, servers, connections, "ld-memory")
         print_targets(results, connections)
     if "memory" in parts:
         rows = start_and_memory(specs, args.items, starts, args.load_cap)
