@@ -18,12 +18,24 @@ bool Same(std::string_view a, std::string_view b) {
          (a.empty() || a.data() == b.data() || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
+// Add's rarely taken paths are kept out of line and marked cold, so that
+// the code a typical request runs through takes fewer cache lines: in a
+// simulation of UpdateItem (bench/profile_counted.py), Add's instruction
+// cache misses were a quarter of the 166 the profile added to a request's,
+// and this took them from 44 to 38.
+#define PROFILE_COLD __attribute__((noinline, cold))
+
+template <class Map>
+PROFILE_COLD typename Map::mapped_type& NewEntry(Map& map, std::string_view key) {
+  return map.emplace(std::string(key), typename Map::mapped_type{}).first->second;
+}
+
 // `map`'s entry for `key`, made when missing, without a string for a lookup
 // that finds it.
 template <class Map>
 typename Map::mapped_type& Entry(Map& map, std::string_view key) {
   auto it = map.find(key);
-  if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
+  if (it == map.end()) [[unlikely]] return NewEntry(map, key);
   return it->second;
 }
 
@@ -70,11 +82,15 @@ uint64_t NewGeneration() {
   return last.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+PROFILE_COLD void StartSecond(std::deque<SecondUnits>& timeline, int64_t second) {
+  timeline.push_back({second, 0, 0});
+  while (timeline.size() > AccessProfile::kTimelineSeconds) timeline.pop_front();
+}
+
 void AddToTimeline(TableTally& table, int64_t second, double read, double write) {
   auto& timeline = table.timeline;
-  if (timeline.empty() || timeline.back().second != second) {
-    timeline.push_back({second, 0, 0});
-    while (timeline.size() > AccessProfile::kTimelineSeconds) timeline.pop_front();
+  if (timeline.empty() || timeline.back().second != second) [[unlikely]] {
+    StartSecond(timeline, second);
   }
   timeline.back().read_units += read;
   timeline.back().write_units += write;
@@ -85,6 +101,31 @@ ShapeTally OtherShape() {
   ShapeTally other;
   other.operation = "(other)";
   return other;
+}
+
+// `table`'s shape of `record` on `index`, made when new (or the "(other)"
+// one once the table has kMaxShapes); `key` is scratch space for its key.
+PROFILE_COLD ShapeTally& FindShape(TableTally& table, const api::AccessRecord& record,
+                                   const std::string& index, std::string& key) {
+  key = record.operation;
+  for (const std::string* part : {&index, &record.key_condition, &record.filter,
+                                  &record.projection}) {
+    key += '\x1f';
+    key += *part;
+  }
+  auto found = table.shapes.find(key);
+  if (found == table.shapes.end()) {
+    if (table.shapes.size() < AccessProfile::kMaxShapes) {
+      found = table.shapes
+                  .emplace(key, ShapeTally{std::string(record.operation), index,
+                                           record.key_condition, record.filter,
+                                           record.projection})
+                  .first;
+    } else {
+      found = table.shapes.try_emplace("(other)", OtherShape()).first;
+    }
+  }
+  return found->second;
 }
 
 }  // namespace
@@ -191,14 +232,14 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   };
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
-  if (recent.generation != shard.generation || !Same(recent.ns, ns)) {
+  if (recent.generation != shard.generation || !Same(recent.ns, ns)) [[unlikely]] {
     recent.generation = shard.generation;
     recent.ns = ns;
     recent.tables = &Entry(shard.tallies, ns);
     recent.tally = nullptr;
   }
   auto tally_of = [&](std::string_view table) -> TableTally& {
-    if (recent.tally && Same(recent.table, table)) return *recent.tally;
+    if (recent.tally && Same(recent.table, table)) [[likely]] return *recent.tally;
     recent.table = table;
     recent.tally = &Entry(*recent.tables, table);
     recent.table_resource = nullptr;
@@ -208,7 +249,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   };
   auto resource_of = [&](TableTally& table, std::string_view index) -> ResourceTally& {
     if (!index.empty() || &table != recent.tally) return Entry(table.resources, index);
-    if (!recent.table_resource) recent.table_resource = &Entry(table.resources, "");
+    if (!recent.table_resource) [[unlikely]] recent.table_resource = &Entry(table.resources, "");
     return *recent.table_resource;
   };
   auto count_request = [&](ResourceTally& resource) {
@@ -216,7 +257,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
       ++Entry(resource.requests, record.operation);
       return;
     }
-    if (!recent.table_requests || !Same(recent.operation, record.operation)) {
+    if (!recent.table_requests || !Same(recent.operation, record.operation)) [[unlikely]] {
       recent.operation = record.operation;
       recent.table_requests = &Entry(resource.requests, record.operation);
     }
@@ -247,26 +288,9 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
     // One shape per table the request named: the same request on two
     // tables (a batch) is two entries.
     ShapeTally* shape = recent.shape;
-    if (!shape || &table != recent.tally || !SameShape(*shape, record, access.index)) {
-      shape_key = record.operation;
-      for (const std::string* part :
-           {&access.index, &record.key_condition, &record.filter, &record.projection}) {
-        shape_key += '\x1f';
-        shape_key += *part;
-      }
-      auto found = table.shapes.find(shape_key);
-      if (found == table.shapes.end()) {
-        if (table.shapes.size() < kMaxShapes) {
-          found = table.shapes
-                      .emplace(shape_key, ShapeTally{std::string(record.operation), access.index,
-                                                     record.key_condition, record.filter,
-                                                     record.projection})
-                      .first;
-        } else {
-          found = table.shapes.try_emplace("(other)", OtherShape()).first;
-        }
-      }
-      shape = &found->second;
+    if (!shape || &table != recent.tally || !SameShape(*shape, record, access.index))
+        [[unlikely]] {
+      shape = &FindShape(table, record, access.index, shape_key);
       if (&table == recent.tally) recent.shape = shape;
     }
     ++shape->count;

@@ -58,13 +58,20 @@ void KeyCounts::Grow() {
 
 void KeyCounts::Add(std::string_view text, uint64_t n) {
   uint64_t hash = HashOf(text);
-  if (!slots_.empty()) {
+  if (!slots_.empty()) [[likely]] {
     const Slot& slot = slots_[SlotOf(text, hash)];
-    if (slot.entry != kFree) {
+    if (slot.entry != kFree) [[likely]] {
       entries_[slot.entry].count += n;
       return;
     }
   }
+  AddNew(text, hash, n);
+}
+
+// Out of line and cold: most counts are of a key counted before, and this
+// path's code would otherwise sit in theirs.
+__attribute__((noinline, cold)) void KeyCounts::AddNew(std::string_view text, uint64_t hash,
+                                                       uint64_t n) {
   if (entries_.size() >= kMax) return;
   if ((entries_.size() + 1) * 2 > slots_.size()) Grow();
   Slot& slot = slots_[SlotOf(text, hash)];

@@ -59,6 +59,8 @@ class KeyCounts {
   // The index of the slot holding `text`, or of the free one where it
   // would go; there must be slots.
   size_t SlotOf(std::string_view text, uint64_t hash) const;
+  // Add's path for a key not counted yet.
+  void AddNew(std::string_view text, uint64_t hash, uint64_t n);
   void Grow();
 
   std::vector<Slot> slots_;  // none until the first key; at most half of them taken
