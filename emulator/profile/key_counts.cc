@@ -70,8 +70,8 @@ void KeyCounts::Add(std::string_view text, uint64_t n) {
 
 // Out of line and cold: most counts are of a key counted before, and this
 // path's code would otherwise sit in theirs.
-__attribute__((noinline, cold)) void KeyCounts::AddNew(std::string_view text, uint64_t hash,
-                                                       uint64_t n) {
+[[gnu::cold, gnu::noinline]] void KeyCounts::AddNew(std::string_view text, uint64_t hash,
+                                                    uint64_t n) {
   if (entries_.size() >= kMax) return;
   if ((entries_.size() + 1) * 2 > slots_.size()) Grow();
   Slot& slot = slots_[SlotOf(text, hash)];
