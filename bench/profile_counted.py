@@ -92,6 +92,7 @@ def measure(label, target, body, mod, profile, seconds, out_file):
     requests = handle_calls(out_file)
     counted = totals(out_file)
     per = {name: counted.get(name, 0) / requests for name in EVENTS}
+    per["D1"] = per["D1mr"] + per["D1mw"]
     per["cycles"] = (per["Ir"] + 10 * (per["I1mr"] + per["D1mr"] + per["D1mw"]) +
                      100 * (per["ILmr"] + per["DLmr"] + per["DLmw"]))
     per["requests"] = requests
@@ -109,7 +110,12 @@ def main():
     print("| operation | instructions per request, with / without | ratio "
           "| I1 misses (ratio) | D1 misses (ratio) | estimated cycles (ratio) | requests |")
     print("|---|---|---|---|---|---|---|")
-    work = tempfile.mkdtemp(prefix="profile-counted-")
+    with tempfile.TemporaryDirectory(prefix="profile-counted-") as work:
+        measure_all(args, work)
+
+
+def measure_all(args, work):
+    """One table row per operation; callgrind's files go into `work`."""
     for label, target, body, mod in peers.OPS:
         if args.operation and label not in args.operation:
             continue
@@ -127,13 +133,11 @@ def main():
         def ratio(field):
             return statistics.median(pair[0][field] / pair[1][field] for pair in pairs)
 
-        d1_on = median("D1mr", 0) + median("D1mw", 0)
-        d1_off = median("D1mr", 1) + median("D1mw", 1)
         print("| {} | {:,.0f} / {:,.0f} | {:.3f} | {:,.0f} / {:,.0f} ({:.3f}) "
               "| {:,.0f} / {:,.0f} ({:.3f}) | {:,.0f} / {:,.0f} ({:.3f}) | {} |".format(
                   label, median("Ir", 0), median("Ir", 1), ratio("Ir"),
                   median("I1mr", 0), median("I1mr", 1), ratio("I1mr"),
-                  d1_on, d1_off, d1_on / d1_off,
+                  median("D1", 0), median("D1", 1), ratio("D1"),
                   median("cycles", 0), median("cycles", 1), ratio("cycles"),
                   sum(p[0]["requests"] + p[1]["requests"] for p in pairs)), flush=True)
 
