@@ -26,6 +26,15 @@ void WriteUnitsObject(JsonWriter& w, double units, const Consumption& c) {
   w.EndObject();
 }
 
+// The entry named `name` in a list sorted by name, added when missing.
+template <class Entry>
+Entry& Named(std::vector<Entry>& entries, std::string_view name) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), name,
+                             [](const Entry& e, std::string_view n) { return e.name < n; });
+  if (it == entries.end() || it->name != name) it = entries.insert(it, Entry{std::string(name)});
+  return *it;
+}
+
 }  // namespace
 
 std::string_view CapacityMode(const rapidjson::Value& request) {
@@ -35,19 +44,32 @@ std::string_view CapacityMode(const rapidjson::Value& request) {
 
 double Consumption::total() const {
   double sum = table_units;
-  for (const auto& [_, units] : global_indexes) sum += units;
-  for (const auto& [_, units] : local_indexes) sum += units;
+  for (const IndexConsumption& index : indexes) sum += index.units;
   return sum;
+}
+
+IndexConsumption& Consumption::Index(std::string_view name, bool local) {
+  IndexConsumption& index = Named(indexes, name);
+  index.local = local;
+  return index;
+}
+
+VectorWriteBytes& Consumption::VectorWrite(std::string_view name) {
+  return Named(vector_writes, name);
 }
 
 void Consumption::Add(const Consumption& other) {
   transactional = transactional || other.transactional;
   table_units += other.table_units;
-  for (const auto& [name, units] : other.global_indexes) global_indexes[name] += units;
-  for (const auto& [name, units] : other.local_indexes) local_indexes[name] += units;
-  for (const auto& [name, bytes] : other.vector_write_bytes) vector_write_bytes[name] += bytes;
   table_bytes += other.table_bytes;
-  for (const auto& [name, bytes] : other.index_bytes) index_bytes[name] += bytes;
+  for (const IndexConsumption& index : other.indexes) {
+    IndexConsumption& into = Index(index.name, index.local);
+    into.units += index.units;
+    into.bytes += index.bytes;
+  }
+  for (const VectorWriteBytes& vector : other.vector_writes) {
+    VectorWrite(vector.name).bytes += vector.bytes;
+  }
 }
 
 double ReadUnits(size_t bytes, bool consistent, bool transactional) {
@@ -100,14 +122,15 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
       bytes = old_bytes + new_bytes;
     }
     if (units == 0) continue;
-    (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
-    c.index_bytes[index->name] = bytes;
+    IndexConsumption& entry = c.Index(index->name, index->is_local);
+    entry.units = units;
+    entry.bytes = bytes;
   }
   for (const engine::VectorIndexSchema& index : schema.vector_indexes) {
     if (!engine::VectorEntryChanges(schema, index, old_item, new_item)) continue;
     auto bytes = new_item ? engine::VectorWriteBytes(schema, index, *new_item) : std::nullopt;
     if (!bytes && old_item) bytes = engine::VectorWriteBytes(schema, index, *old_item);
-    if (bytes) c.vector_write_bytes[index.name] = *bytes;
+    if (bytes) c.VectorWrite(index.name).bytes = *bytes;
   }
   return c;
 }
@@ -121,8 +144,9 @@ Consumption ReadConsumption(const engine::TableSchema& schema, const engine::Ind
     c.table_units = units;
     c.table_bytes = bytes;
   } else {
-    (index->is_local ? c.local_indexes : c.global_indexes)[index->name] = units;
-    c.index_bytes[index->name] = bytes;
+    IndexConsumption& entry = c.Index(index->name, index->is_local);
+    entry.units = units;
+    entry.bytes = bytes;
   }
   return c;
 }
@@ -155,25 +179,26 @@ void WriteCapacity(JsonWriter& w, std::string_view mode, const Consumption& cons
   if (mode == "INDEXES") {
     w.Key("Table");
     WriteUnitsObject(w, consumption.table_units, consumption);
-    for (const auto* indexes : {&consumption.local_indexes, &consumption.global_indexes}) {
-      if (indexes->empty()) continue;
-      w.Key(indexes == &consumption.local_indexes ? "LocalSecondaryIndexes"
-                                                  : "GlobalSecondaryIndexes");
+    for (bool local : {true, false}) {
+      auto of_kind = [&](const IndexConsumption& index) { return index.local == local; };
+      if (std::none_of(consumption.indexes.begin(), consumption.indexes.end(), of_kind)) continue;
+      w.Key(local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
       w.StartObject();
-      for (const auto& [name, units] : *indexes) {
-        WriteString(w, name);  // as a key
-        WriteUnitsObject(w, units, consumption);
+      for (const IndexConsumption& index : consumption.indexes) {
+        if (!of_kind(index)) continue;
+        WriteString(w, index.name);  // as a key
+        WriteUnitsObject(w, index.units, consumption);
       }
       w.EndObject();
     }
-    if (!consumption.vector_write_bytes.empty()) {
+    if (!consumption.vector_writes.empty()) {
       w.Key("VectorIndexes");
       w.StartObject();
-      for (const auto& [name, bytes] : consumption.vector_write_bytes) {
-        WriteString(w, name);  // as a key
+      for (const VectorWriteBytes& vector : consumption.vector_writes) {
+        WriteString(w, vector.name);  // as a key
         w.StartObject();
         w.Key("VectorWriteRequestBytes");
-        w.Uint64(bytes);
+        w.Uint64(vector.bytes);
         w.EndObject();
       }
       w.EndObject();

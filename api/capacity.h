@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/json_reader.h"
 #include "engine/attribute_value.h"
@@ -25,7 +26,27 @@ namespace ddb::api {
 
 struct AccessRecord;
 
-// What one request consumed on one table and its indexes.
+// What one request consumed on one of a table's secondary indexes.
+struct IndexConsumption {
+  std::string name;
+  bool local = false;  // a local secondary index; else a global one
+  double units = 0;
+  // The entries' bytes behind the units, for the access profile; never
+  // rendered.
+  size_t bytes = 0;
+};
+
+// VectorWriteRequestBytes of one vector index a write changed, reported
+// under INDEXES only and never in CapacityUnits (captured 2026-08).
+struct VectorWriteBytes {
+  std::string name;
+  size_t bytes = 0;
+};
+
+// What one request consumed on one table and its indexes. The indexes are
+// lists sorted by name, not maps: most requests touch no index, and every
+// request the access profile records moves one of these; four empty maps
+// cost more to move and destroy than the rest of the record's share.
 struct Consumption {
   Consumption() = default;
   Consumption(std::string table_name, bool is_write) : table(std::move(table_name)), write(is_write) {}
@@ -34,18 +55,17 @@ struct Consumption {
   bool write = false;
   double table_units = 0;
   bool transactional = false;  // rendered with the Read/WriteCapacityUnits split
-  std::map<std::string, double> global_indexes;
-  std::map<std::string, double> local_indexes;
-  // VectorWriteRequestBytes per vector index the write changed, reported
-  // under INDEXES only and never in CapacityUnits (captured 2026-08).
-  std::map<std::string, size_t> vector_write_bytes;
-  // The item bytes behind the units: the table's (the billed size), and
-  // each index's (its entries'). For the access profile; never rendered.
+  // The table's item bytes behind its units (the billed size), for the
+  // access profile; never rendered.
   size_t table_bytes = 0;
-  std::map<std::string, size_t> index_bytes;
+  std::vector<IndexConsumption> indexes;
+  std::vector<VectorWriteBytes> vector_writes;
 
   double total() const;
   void Add(const Consumption& other);
+  // The entry of index `name`, added (with no units) when missing.
+  IndexConsumption& Index(std::string_view name, bool local);
+  VectorWriteBytes& VectorWrite(std::string_view name);
 };
 
 double ReadUnits(size_t bytes, bool consistent, bool transactional = false);

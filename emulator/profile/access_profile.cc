@@ -49,21 +49,14 @@ void AddUnits(UnitsAndBytes& to, bool write, double units, uint64_t bytes) {
   (write ? to.write_bytes : to.read_bytes) += bytes;
 }
 
-size_t BytesOf(const api::Consumption& c, const std::string& index) {
-  auto it = c.index_bytes.find(index);
-  return it == c.index_bytes.end() ? 0 : it->second;
-}
-
 // The units of `c` on the table (`table_resource`, its "" entry) and each
 // index, into the table's tallies; returns their sum.
 double AddConsumption(TableTally& table, ResourceTally& table_resource, const api::Consumption& c) {
   AddUnits(table_resource.units, c.write, c.table_units, c.table_bytes);
   double total = c.table_units;
-  for (const auto* indexes : {&c.global_indexes, &c.local_indexes}) {
-    for (const auto& [index, units] : *indexes) {
-      AddUnits(Entry(table.resources, index).units, c.write, units, BytesOf(c, index));
-      total += units;
-    }
+  for (const api::IndexConsumption& index : c.indexes) {
+    AddUnits(Entry(table.resources, index.name).units, c.write, index.units, index.bytes);
+    total += index.units;
   }
   return total;
 }
