@@ -92,6 +92,52 @@ std::string NormalizedExpression(std::string_view expression, const rapidjson::V
   return out;
 }
 
+namespace {
+
+// The members of a request that make its shape; null when absent.
+struct ShapeMembers {
+  const rapidjson::Value *names = nullptr, *key_expression = nullptr, *key_conditions = nullptr,
+                         *filter = nullptr, *condition = nullptr, *query_filter = nullptr,
+                         *scan_filter = nullptr, *expected = nullptr, *projection = nullptr,
+                         *attributes = nullptr, *select = nullptr, *conditional_operator = nullptr;
+};
+
+// The shape of a request that has some of those members. Out of line: a
+// GetItem, PutItem or UpdateItem by key alone has none, and DescribeShape's
+// code then stays a few cache lines.
+[[gnu::noinline]] void DescribeMembers(const ShapeMembers& m, AccessRecord& record) {
+  // Appended to the record's strings (empty: AccessRecord::Clear), which
+  // keep their room from request to request: a string of its own per
+  // expression cost a malloc and a free.
+  auto expression = [&](const rapidjson::Value* value, std::string& into) {
+    std::string_view text = StringOf(value);
+    if (text.empty()) return false;
+    AppendNormalizedExpression(text, m.names, into);
+    return true;
+  };
+  if (!expression(m.key_expression, record.key_condition) && m.key_conditions) {
+    record.key_condition = LegacyConditions(m.key_conditions, " AND ");
+  }
+  const rapidjson::Value* legacy =
+      m.query_filter ? m.query_filter : m.scan_filter ? m.scan_filter : m.expected;
+  if (!expression(m.filter, record.filter) && !expression(m.condition, record.filter) && legacy) {
+    record.filter =
+        LegacyConditions(legacy, StringOf(m.conditional_operator) == "OR" ? " OR " : " AND ");
+  }
+  if (expression(m.projection, record.projection)) return;
+  if (m.attributes && m.attributes->IsArray()) {
+    for (const auto& name : m.attributes->GetArray()) {
+      if (!name.IsString()) continue;
+      if (!record.projection.empty()) record.projection += ", ";
+      record.projection.append(name.GetString(), name.GetStringLength());
+    }
+  } else if (StringOf(m.select) == "COUNT") {
+    record.projection = "COUNT";
+  }
+}
+
+}  // namespace
+
 void DescribeShape(std::string_view operation, const rapidjson::Value& request,
                    AccessRecord& record) {
   static constexpr std::string_view kOneTable[] = {"GetItem", "PutItem",  "UpdateItem",
@@ -103,10 +149,8 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
   // The members a shape reads, found in one pass over the request: this runs
   // on every request the profile records, so a member is told apart by its
   // name's size first, and most members (TableName, Key, Item) by that alone.
-  const rapidjson::Value *names = nullptr, *key_expression = nullptr, *key_conditions = nullptr,
-                         *filter = nullptr, *condition = nullptr, *query_filter = nullptr,
-                         *scan_filter = nullptr, *expected = nullptr, *projection = nullptr,
-                         *attributes = nullptr, *select = nullptr, *conditional_operator = nullptr;
+  ShapeMembers m;
+  bool any = false;
   for (const auto& member : request.GetObject()) {
     const char* name = member.name.GetString();
     // `known` has the name's size: the switch below decided that.
@@ -115,52 +159,29 @@ void DescribeShape(std::string_view operation, const rapidjson::Value& request,
     };
     const rapidjson::Value** slot = nullptr;
     switch (member.name.GetStringLength()) {
-      case 6: slot = is("Select") ? &select : nullptr; break;
-      case 8: slot = is("Expected") ? &expected : nullptr; break;
-      case 10: slot = is("ScanFilter") ? &scan_filter : nullptr; break;
-      case 11: slot = is("QueryFilter") ? &query_filter : nullptr; break;
-      case 13: slot = is("KeyConditions") ? &key_conditions : nullptr; break;
-      case 15: slot = is("AttributesToGet") ? &attributes : nullptr; break;
-      case 16: slot = is("FilterExpression") ? &filter : nullptr; break;
+      case 6: slot = is("Select") ? &m.select : nullptr; break;
+      case 8: slot = is("Expected") ? &m.expected : nullptr; break;
+      case 10: slot = is("ScanFilter") ? &m.scan_filter : nullptr; break;
+      case 11: slot = is("QueryFilter") ? &m.query_filter : nullptr; break;
+      case 13: slot = is("KeyConditions") ? &m.key_conditions : nullptr; break;
+      case 15: slot = is("AttributesToGet") ? &m.attributes : nullptr; break;
+      case 16: slot = is("FilterExpression") ? &m.filter : nullptr; break;
       case 19:
-        slot = is("ConditionExpression")   ? &condition
-               : is("ConditionalOperator") ? &conditional_operator
+        slot = is("ConditionExpression")   ? &m.condition
+               : is("ConditionalOperator") ? &m.conditional_operator
                                            : nullptr;
         break;
-      case 20: slot = is("ProjectionExpression") ? &projection : nullptr; break;
-      case 22: slot = is("KeyConditionExpression") ? &key_expression : nullptr; break;
-      case 24: slot = is("ExpressionAttributeNames") ? &names : nullptr; break;
+      case 20: slot = is("ProjectionExpression") ? &m.projection : nullptr; break;
+      case 22: slot = is("KeyConditionExpression") ? &m.key_expression : nullptr; break;
+      case 24: slot = is("ExpressionAttributeNames") ? &m.names : nullptr; break;
       default: break;
     }
-    if (slot) *slot = &member.value;
-  }
-  // Appended to the record's strings (empty: AccessRecord::Clear), which
-  // keep their room from request to request: a string of its own per
-  // expression cost a malloc and a free.
-  auto expression = [&](const rapidjson::Value* value, std::string& into) {
-    std::string_view text = StringOf(value);
-    if (text.empty()) return false;
-    AppendNormalizedExpression(text, names, into);
-    return true;
-  };
-  if (!expression(key_expression, record.key_condition) && key_conditions) {
-    record.key_condition = LegacyConditions(key_conditions, " AND ");
-  }
-  const rapidjson::Value* legacy = query_filter ? query_filter : scan_filter ? scan_filter : expected;
-  if (!expression(filter, record.filter) && !expression(condition, record.filter) && legacy) {
-    record.filter =
-        LegacyConditions(legacy, StringOf(conditional_operator) == "OR" ? " OR " : " AND ");
-  }
-  if (expression(projection, record.projection)) return;
-  if (attributes && attributes->IsArray()) {
-    for (const auto& name : attributes->GetArray()) {
-      if (!name.IsString()) continue;
-      if (!record.projection.empty()) record.projection += ", ";
-      record.projection.append(name.GetString(), name.GetStringLength());
+    if (slot) {
+      *slot = &member.value;
+      any = true;
     }
-  } else if (StringOf(select) == "COUNT") {
-    record.projection = "COUNT";
   }
+  if (any) DescribeMembers(m, record);
 }
 
 }  // namespace ddb::api
