@@ -1,6 +1,6 @@
 #include "api/access_record.h"
 
-#include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -8,50 +8,42 @@
 namespace ddb::api {
 namespace {
 
-// Writes "<length>:<bytes>" at `out` (no byte of a name or value can end it
-// early) and returns the end; `digits` holds the length's decimal digits.
-char* PutCounted(std::string_view digits, std::string_view bytes, char* out) {
-  std::memcpy(out, digits.data(), digits.size());
-  out += digits.size();
-  *out++ = ':';
+// A name's or value's length, before its bytes: four bytes in the machine's
+// order, so that no byte of the bytes can end them early. Fixed-size, not
+// decimal digits: this runs for every key the profile counts, and writing
+// digits was a third of the key text's cost. The text never leaves the
+// process (it is turned back into a key for a report).
+using Length = uint32_t;
+
+char* PutCounted(std::string_view bytes, char* out) {
+  Length length = static_cast<Length>(bytes.size());
+  std::memcpy(out, &length, sizeof length);
+  out += sizeof length;
   if (!bytes.empty()) std::memcpy(out, bytes.data(), bytes.size());
   return out + bytes.size();
 }
 
-// A size_t's decimal digits, in `digits`, without a string for them.
-std::string_view DigitsOf(size_t n, char (&digits)[20]) {
-  return std::string_view(digits, std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
-}
-
-// Appends a name, a type and a value: the name's and value's counted bytes
-// with one resize, as this runs for every key the profile counts and each
-// append of its own cost as much as the copies.
+// Appends a name, a type and a value with one resize, as each append of
+// its own cost as much as the copies.
 void AppendCountedPair(std::string_view name, char type, std::string_view value,
                        std::string& text) {
-  char name_digits[20], value_digits[20];
-  std::string_view name_count = DigitsOf(name.size(), name_digits);
-  std::string_view value_count = DigitsOf(value.size(), value_digits);
   size_t at = text.size();
-  text.resize(at + name_count.size() + 1 + name.size() + 1 + value_count.size() + 1 +
-              value.size());
-  char* out = PutCounted(name_count, name, text.data() + at);
+  text.resize(at + sizeof(Length) + name.size() + 1 + sizeof(Length) + value.size());
+  char* out = PutCounted(name, text.data() + at);
   *out++ = type;
-  PutCounted(value_count, value, out);
+  PutCounted(value, out);
 }
 
 // The bytes PutCounted wrote at the front of `text`, taken off it; none
 // when `text` does not start with them.
 std::optional<std::string> TakeCounted(std::string_view& text) {
-  size_t colon = text.find(':');
-  if (colon == 0 || colon == std::string_view::npos) return std::nullopt;
-  size_t length = 0;
-  for (char digit : text.substr(0, colon)) {
-    if (digit < '0' || digit > '9') return std::nullopt;
-    length = length * 10 + static_cast<size_t>(digit - '0');
-  }
-  if (text.size() - colon - 1 < length) return std::nullopt;
-  std::string bytes(text.substr(colon + 1, length));
-  text.remove_prefix(colon + 1 + length);
+  Length length;
+  if (text.size() < sizeof length) return std::nullopt;
+  std::memcpy(&length, text.data(), sizeof length);
+  text.remove_prefix(sizeof length);
+  if (text.size() < length) return std::nullopt;
+  std::string bytes(text.substr(0, length));
+  text.remove_prefix(length);
   return bytes;
 }
 

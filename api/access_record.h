@@ -105,7 +105,8 @@ struct AccessRecord {
 
 // A key's attributes as one string, equal for equal keys: each attribute's
 // name, type and value (a number in its canonical text), each name and
-// value after its length, so that any bytes in them read back as they were.
+// value after its length (binary), so that any bytes in them read back as
+// they were. Kept in memory only, never shown.
 void AppendKeyText(std::string_view name, const engine::AttributeValue& value,
                    std::string& text);
 std::string KeyText(const engine::Item& key);
