@@ -139,6 +139,18 @@ struct Recent {
   ShapeTally* shape = nullptr;         // the tally's last shape
 };
 
+// Points the memo at `ns`'s tallies in a shard, forgetting the rest: its
+// first request there, or the first since a Reset.
+[[gnu::cold, gnu::noinline]] void StartOn(Recent& recent, ProfileTallies& tallies,
+                                          uint64_t generation, std::string_view ns) {
+  recent.generation = generation;
+  recent.ns = ns;
+  recent.tables = &Entry(tallies, ns);
+  recent.tally = nullptr;
+  recent.shape = nullptr;
+  recent.table_requests = nullptr;
+}
+
 void AddScan(ResourceTally& resource, const api::AccessRecord::Access& access) {
   ++resource.scans;
   resource.scan_items_read += access.items_read;
@@ -348,12 +360,7 @@ void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, in
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
   if (recent.generation != shard.generation || !Same(recent.ns, ns)) [[unlikely]] {
-    recent.generation = shard.generation;
-    recent.ns = ns;
-    recent.tables = &Entry(shard.tallies, ns);
-    recent.tally = nullptr;
-    recent.shape = nullptr;
-    recent.table_requests = nullptr;
+    StartOn(recent, shard.tallies, shard.generation, ns);
   }
   if (AddRepeated(recent, record, unix_second)) [[likely]] return;
   AddAny(recent, record, unix_second);
