@@ -100,6 +100,10 @@ Consumption WriteConsumption(const engine::TableSchema& schema, const engine::It
                                : engine::BilledItemSize(schema, *new_item);
   c.table_bytes = std::max(old_size, new_size);
   c.table_units = WriteUnits(c.table_bytes, transactional);
+  if (schema.global_indexes.empty() && schema.local_indexes.empty() &&
+      schema.vector_indexes.empty()) {
+    return c;  // the commonest case, without the index loops' code
+  }
   // Index entries are charged once, also in transactions.
   for (const engine::IndexSchema* index : engine::AllIndexes(schema)) {
     auto old_key = old_item ? engine::IndexEntryKey(schema, *index, *old_item) : std::nullopt;
