@@ -192,12 +192,16 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                                       loaded.error().message))};
     } else {
       // One record per thread, reused: a request allocates none of it anew.
+      // It is emptied when a request is done with it, while its memory is
+      // still in the cache, rather than when the next one begins.
       thread_local api::AccessRecord record;
-      api::AccessRecord* kept = nullptr;
-      if (options_.profile) {
-        record.Clear();
-        kept = &record;
-      }
+      api::AccessRecord* kept = options_.profile ? &record : nullptr;
+      struct ClearAfter {
+        api::AccessRecord* record;
+        ~ClearAfter() {
+          if (record) record->Clear();
+        }
+      } clear_after{kept};
       if (options_.controls && options_.controls->active()) {
         auto controlled =
             options_.controls->Dispatch(caller, request.amz_target, request.body, kept);
