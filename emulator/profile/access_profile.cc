@@ -151,11 +151,25 @@ struct Recent {
   recent.table_requests = nullptr;
 }
 
-void AddScan(ResourceTally& resource, const api::AccessRecord::Access& access) {
+// An access's items (and its Scan's), into the table's or index's tally.
+void AddItems(ResourceTally& resource, const api::AccessRecord::Access& access) {
+  resource.items_read += access.items_read;
+  resource.items_returned += access.items_returned;
+  if (!access.scan) return;
   ++resource.scans;
   resource.scan_items_read += access.items_read;
   resource.scan_fraction_sum += access.table_fraction;
   resource.scan_fraction_max = std::max(resource.scan_fraction_max, access.table_fraction);
+}
+
+// One more request of `shape`, with its units and items.
+void AddToShape(ShapeTally& shape, double read, double write,
+                const api::AccessRecord::Access& access) {
+  ++shape.count;
+  shape.read_units += read;
+  shape.write_units += write;
+  shape.items_read += access.items_read;
+  shape.items_returned += access.items_returned;
 }
 
 // The whole of a record's tally when it repeats the thread's last request:
@@ -189,14 +203,8 @@ bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t 
   AddUnits(resource.units, c.write, c.table_units, c.table_bytes);
   AddToTimeline(*recent.tally, second, c.write ? 0 : c.table_units, c.write ? c.table_units : 0);
   ++*recent.table_requests;
-  resource.items_read += access.items_read;
-  resource.items_returned += access.items_returned;
-  if (access.scan) AddScan(resource, access);
-  ShapeTally& shape = *recent.shape;
-  ++shape.count;
-  (c.write ? shape.write_units : shape.read_units) += c.table_units;
-  shape.items_read += access.items_read;
-  shape.items_returned += access.items_returned;
+  AddItems(resource, access);
+  AddToShape(*recent.shape, c.write ? 0 : c.table_units, c.write ? c.table_units : 0, access);
   if (keys == 1) resource.partition_keys.Add(pk.key_text);
   return true;
 }
@@ -261,9 +269,7 @@ bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t 
     TableTally& table = tally_of(api::TableNameInArn(access.table));
     ResourceTally& resource = resource_of(table, access.index);
     count_request(resource);
-    resource.items_read += access.items_read;
-    resource.items_returned += access.items_returned;
-    if (access.scan) AddScan(resource, access);
+    AddItems(resource, access);
     // One shape per table the request named: the same request on two
     // tables (a batch) is two entries.
     ShapeTally* shape = recent.shape;
@@ -272,14 +278,9 @@ bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t 
       shape = &FindShape(table, record, access.index, shape_key);
       if (&table == recent.tally) recent.shape = shape;
     }
-    ++shape->count;
-    if (Units* units = units_of(table)) {
-      shape->read_units += units->read;
-      shape->write_units += units->write;
-      units->read = units->write = 0;  // a table named twice is charged once
-    }
-    shape->items_read += access.items_read;
-    shape->items_returned += access.items_returned;
+    Units* units = units_of(table);
+    AddToShape(*shape, units ? units->read : 0, units ? units->write : 0, access);
+    if (units) units->read = units->write = 0;  // a table named twice is charged once
   }
   for (size_t i = 0; i < record.partition_key_count(); ++i) {
     api::AccessRecord::PartitionKey pk = record.partition_key(i);
