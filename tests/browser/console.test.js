@@ -1,7 +1,7 @@
 // The web console in a real browser against the real server: create a
 // table, add an item, query it, edit it, see the MODIFY record, shift the
-// clock and watch a TTL item vanish, see an edit conflict — and how long a
-// table of 10,000 items takes to show.
+// clock and watch a TTL item vanish, see an edit conflict — and that a
+// table of 10,000 items opens on one page of 25.
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
@@ -538,7 +538,7 @@ test('reset to the preloaded models', async () => {
   assert.ok(!TableNames.includes('scratch'), 'a table made after start is gone');
 });
 
-test('a table of 10,000 items opens in well under a second', async () => {
+test('a table of 10,000 items opens on one page of 25, read with one Scan', async () => {
   await client.ddb('CreateTable', {TableName: 'big', BillingMode: 'PAY_PER_REQUEST',
     KeySchema: [{AttributeName: 'pk', KeyType: 'HASH'}, {AttributeName: 'sk', KeyType: 'RANGE'}],
     AttributeDefinitions: [{AttributeName: 'pk', AttributeType: 'S'}, {AttributeName: 'sk', AttributeType: 'N'}]});
@@ -549,29 +549,23 @@ test('a table of 10,000 items opens in well under a second', async () => {
   const {Table} = await client.ddb('DescribeTable', {TableName: 'big'});
   assert.equal(Table.ItemCount, 10000);
 
-  // Wall time from opening the tab to the 25th row, and the browser's own
-  // time from navigation start to the console's 'items-shown' mark.
-  const timings = [];
-  const inPage = [];
-  for (let run = 0; run < 5; run++) {
-    const fresh = await browser.newPage({viewport: {width: 1280, height: 760}});
-    const start = performance.now();
-    await fresh.goto(`${server.url}/#/table/big`);
-    await fresh.locator('table.items tbody tr').nth(24).waitFor();
-    timings.push(performance.now() - start);
-    inPage.push(await fresh.evaluate(() => performance.getEntriesByName('items-shown')[0].startTime));
-    if (run === 0) await screenshot(fresh, 'console-big-table');
-    await fresh.close();
-  }
-  const middle = (values) => [...values].sort((a, b) => a - b)[2];
-  const [median, worst] = [middle(timings), Math.max(...timings)];
-  console.log(`page load, table of 10,000 items (first page of 25 shown): ` +
-              `median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms of 5; ` +
-              `navigation start to items shown, in the browser: median ${middle(inPage).toFixed(0)} ms, ` +
-              `worst ${Math.max(...inPage).toFixed(0)} ms`);
-  // The page's own load time (the wall time adds the driver's round trips),
-  // and the median, so that a machine busy with other tests does not fail it.
-  assert.ok(middle(inPage) < 1000, `median ${middle(inPage)} ms to the items shown`);
+  // What keeps a big table quick to open is how much the page asks for and
+  // draws: one Scan with a Limit of a page, and 25 rows. Those are asserted;
+  // the time is only printed (timings belong to bench/, not to a test).
+  const fresh = await browser.newPage({viewport: {width: 1280, height: 760}});
+  const scans = [];
+  fresh.on('request', (request) => {
+    if (request.headers()['x-amz-target'] === 'DynamoDB_20120810.Scan') scans.push(request.postDataJSON());
+  });
+  await fresh.goto(`${server.url}/#/table/big`);
+  await fresh.locator('table.items tbody tr').nth(24).waitFor();
+  assert.equal(await fresh.locator('table.items tbody tr').count(), 25);
+  assert.deepEqual(scans.map((scan) => [scan.TableName, scan.Limit]), [['big', 25]]);
+  await fresh.locator('.page-number').filter({hasText: 'page 1 · 25 item(s), 25 read'}).waitFor();
+  const shown = await fresh.evaluate(() => performance.getEntriesByName('items-shown')[0].startTime);
+  console.log(`table of 10,000 items: navigation start to the first 25 items shown, ${shown.toFixed(0)} ms`);
+  await screenshot(fresh, 'console-big-table');
+  await fresh.close();
 
   // Paging from the keyboard: ] next, [ previous.
   await page.goto(`${server.url}/#/table/big`);
@@ -584,10 +578,8 @@ test('a table of 10,000 items opens in well under a second', async () => {
   await page.locator('.page-number').filter({hasText: 'page 1 ·'}).waitFor();
   assert.equal(await itemRows().first().innerText(), firstPage);
 
-  // The tables list, with the big table among them, loads as fast.
-  const start = performance.now();
+  // The tables list shows the big table with its count.
   await page.goto(`${server.url}/`);
   await page.locator('table.tables tbody tr').filter({hasText: 'big'}).getByText('10000').waitFor();
-  console.log(`tables view: ${(performance.now() - start).toFixed(0)} ms`);
   await screenshot(page, 'console-tables');
 });
