@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <ctime>
+#include <memory>
 #include <random>
 
 #include "api/access_record.h"
@@ -192,10 +193,12 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                                       loaded.error().message))};
     } else {
       // One record per thread, reused: a request allocates none of it anew.
-      // It is emptied when a request is done with it, while its memory is
-      // still in the cache, rather than when the next one begins.
-      thread_local api::AccessRecord record;
-      api::AccessRecord* kept = options_.profile ? &record : nullptr;
+      // The profile takes a successful request's record and gives back an
+      // emptied one; any other is emptied when its request is done with it,
+      // while its memory is still in the cache.
+      thread_local std::unique_ptr<api::AccessRecord> record =
+          std::make_unique<api::AccessRecord>();
+      api::AccessRecord* kept = options_.profile ? record.get() : nullptr;
       struct ClearAfter {
         api::AccessRecord* record;
         ~ClearAfter() {
@@ -211,8 +214,9 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
       } else {
         result = api::Dispatch(engine_, caller, request.amz_target, request.body, kept);
       }
-      if (kept && result.http_status == 200 && !record.operation.empty()) {
-        options_.profile->Add(caller.ns, record, std::time(nullptr));
+      if (kept && result.http_status == 200 && !kept->operation.empty()) {
+        clear_after.record = nullptr;
+        record = options_.profile->Add(caller.ns, std::move(record), std::time(nullptr));
       }
     }
   }

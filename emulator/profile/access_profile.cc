@@ -68,13 +68,6 @@ double AddConsumption(TableTally& table, ResourceTally& table_resource, const ap
          Same(shape.projection, record.projection);
 }
 
-// A number no shard's tallies had before: a thread's memo of them
-// (Add's `Recent`) holds only while its shard's generation is unchanged.
-uint64_t NewGeneration() {
-  static std::atomic<uint64_t> last{0};
-  return last.fetch_add(1, std::memory_order_relaxed) + 1;
-}
-
 [[gnu::cold, gnu::noinline]] void StartSecond(std::deque<SecondUnits>& timeline, int64_t second) {
   timeline.push_back({second, 0, 0});
   while (timeline.size() > AccessProfile::kTimelineSeconds) timeline.pop_front();
@@ -122,33 +115,13 @@ ShapeTally OtherShape() {
   return found->second;
 }
 
-// What a thread's last request found in its shard: most requests name the
-// table, operation and shape the one before did, and finding each again in
-// the maps compares strings, the larger part of a tally's cost. The maps'
-// entries stay where they are until a Reset, which changes the shard's
-// generation.
-struct Recent {
-  uint64_t generation = 0;
-  std::string ns;
-  std::map<std::string, TableTally, std::less<>>* tables = nullptr;  // the shard's, of ns
-  std::string table;
-  TableTally* tally = nullptr;
-  ResourceTally* table_resource = nullptr;  // the tally's "" resource
-  std::string_view operation;          // a name as long-lived as the record's
-  uint64_t* table_requests = nullptr;  // table_resource's count of `operation`
-  ShapeTally* shape = nullptr;         // the tally's last shape
-};
-
-// Points the memo at `ns`'s tallies in a shard, forgetting the rest: its
-// first request there, or the first since a Reset.
-[[gnu::cold, gnu::noinline]] void StartOn(Recent& recent, ProfileTallies& tallies,
-                                          uint64_t generation, std::string_view ns) {
-  recent.generation = generation;
+// Points the memo at `ns`'s tallies, forgetting the rest: the shard's first
+// record of that database, or the first since a Reset.
+[[gnu::cold, gnu::noinline]] void StartOn(TallyMemo& recent, ProfileTallies& tallies,
+                                          std::string_view ns) {
+  recent = TallyMemo{};
   recent.ns = ns;
   recent.tables = &Entry(tallies, ns);
-  recent.tally = nullptr;
-  recent.shape = nullptr;
-  recent.table_requests = nullptr;
 }
 
 // An access's items (and its Scan's), into the table's or index's tally.
@@ -179,7 +152,7 @@ void AddToShape(ShapeTally& shape, double read, double write,
 // cost per request is as much in the instruction cache's misses on the code
 // it runs as in its instructions (bench/profile_counted.py). Returns false,
 // having changed nothing, for any other record.
-bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t second) {
+bool AddRepeated(const TallyMemo& recent, const api::AccessRecord& record, int64_t second) {
   if (record.consumed.size() != 1 || record.accesses.size() != 1 || !recent.shape ||
       !recent.table_requests) {
     return false;
@@ -209,9 +182,9 @@ bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t 
   return true;
 }
 
-// A record's tally, whatever it holds; `recent` is the thread's memo, of
-// the shard's tallies of the record's database.
-[[gnu::noinline]] void AddAny(Recent& recent, const api::AccessRecord& record,
+// A record's tally, whatever it holds; `recent` is the shard's memo, of
+// its tallies of the record's database.
+[[gnu::noinline]] void AddAny(TallyMemo& recent, const api::AccessRecord& record,
                               int64_t unix_second) {
   // Each table's units in this request, for its shape and timeline.
   struct Units {
@@ -219,7 +192,7 @@ bool AddRepeated(const Recent& recent, const api::AccessRecord& record, int64_t 
     double read = 0;
     double write = 0;
   };
-  // Scratch space of this thread's, reused from request to request.
+  // Scratch space of this thread's, reused from record to record.
   thread_local std::vector<Units> table_units;  // a few tables at most: searched in order
   thread_local std::string shape_key;
   table_units.clear();
@@ -343,34 +316,50 @@ static void Merge(TableTally& to, const TableTally& from) {
   while (to.timeline.size() > AccessProfile::kTimelineSeconds) to.timeline.pop_front();
 }
 
-AccessProfile::AccessProfile() : since_millis_(NowMillis()) {
-  for (Shard& shard : shards_) {
-    engine::MutexLock lock(shard.mu);
-    shard.generation = NewGeneration();
-  }
-}
+AccessProfile::AccessProfile() : since_millis_(NowMillis()) {}
 
-AccessProfile::Shard& AccessProfile::ShardOfThisThread() {
+AccessProfile::Shard& AccessProfile::ShardOfThisThread() const {
   static std::atomic<size_t> next{0};
   thread_local const size_t slot = next.fetch_add(1, std::memory_order_relaxed) % kShards;
   return shards_[slot];
 }
 
-void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second) {
-  thread_local Recent recent;
+void AccessProfile::TallyWaiting(Shard& shard) {
+  if (shard.waiting == 0) return;
+  if (!shard.memo.tables || !Same(shard.memo.ns, shard.batch_ns)) [[unlikely]] {
+    StartOn(shard.memo, shard.tallies, shard.batch_ns);
+  }
+  for (size_t i = 0; i < shard.waiting; ++i) {
+    Waiting& next = shard.batch[i];
+    if (!AddRepeated(shard.memo, *next.record, next.second)) [[unlikely]] {
+      AddAny(shard.memo, *next.record, next.second);
+    }
+    next.record->Clear();
+  }
+  shard.waiting = 0;
+}
+
+std::unique_ptr<api::AccessRecord> AccessProfile::Add(std::string_view ns,
+                                                      std::unique_ptr<api::AccessRecord> record,
+                                                      int64_t unix_second) {
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
-  if (recent.generation != shard.generation || !Same(recent.ns, ns)) [[unlikely]] {
-    StartOn(recent, shard.tallies, shard.generation, ns);
+  if (!Same(shard.batch_ns, ns)) [[unlikely]] {
+    TallyWaiting(shard);
+    shard.batch_ns = ns;
   }
-  if (AddRepeated(recent, record, unix_second)) [[likely]] return;
-  AddAny(recent, record, unix_second);
+  Waiting& slot = shard.batch[shard.waiting++];
+  slot.second = unix_second;
+  slot.record.swap(record);
+  if (shard.waiting == kBatch) TallyWaiting(shard);
+  return record;
 }
 
 ProfileTallies AccessProfile::Tallies(const std::string* ns) const {
   ProfileTallies merged;
-  for (const Shard& shard : shards_) {
+  for (Shard& shard : shards_) {
     engine::MutexLock lock(shard.mu);
+    TallyWaiting(shard);
     for (const auto& [name, tables] : shard.tallies) {
       if (ns && name != *ns) continue;
       auto& into = merged[name];
@@ -384,11 +373,14 @@ void AccessProfile::Reset(const std::string* ns) {
   for (Shard& shard : shards_) {
     engine::MutexLock lock(shard.mu);
     if (ns) {
+      TallyWaiting(shard);  // other databases' records stay
       shard.tallies.erase(*ns);
     } else {
+      for (size_t i = 0; i < shard.waiting; ++i) shard.batch[i].record->Clear();
+      shard.waiting = 0;
       shard.tallies.clear();
     }
-    shard.generation = NewGeneration();
+    shard.memo = TallyMemo{};
   }
   if (!ns) since_millis_.store(NowMillis(), std::memory_order_relaxed);
 }

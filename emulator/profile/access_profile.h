@@ -10,6 +10,14 @@
 // index (later new keys are not counted, as a Contributor Insights rule
 // reports only its top contributors) and kTimelineSeconds seconds of units.
 //
+// Records are tallied kBatch at a time: a request hands its record to the
+// shard, and every kBatch-th tallies them all. A request's tally runs
+// between two requests' worth of the server's other code and found none of
+// its own code or tallies left in the caches, which cost as much as its
+// instructions (bench/profile_counted.py); a batch finds them warm after
+// its first record. Reading tallies the records waiting first, so a reader
+// sees every request added before it.
+//
 // Thread safety: safe for concurrent use. Each thread adds to one of
 // kShards shards (its own in practice: the server has one I/O thread per
 // core), each under its own leaf lock, so the I/O threads never wait for
@@ -21,6 +29,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -82,17 +91,38 @@ struct TableTally {
 using ProfileTallies =
     std::map<std::string, std::map<std::string, TableTally, std::less<>>, std::less<>>;
 
+// What a shard's last tallied request found in its tallies: most requests
+// name the database, table, operation and shape the one before did, and
+// finding each again in the maps compares strings, the larger part of a
+// tally's cost. The maps' entries stay where they are until a Reset, which
+// forgets the memo.
+struct TallyMemo {
+  std::string ns;
+  std::map<std::string, TableTally, std::less<>>* tables = nullptr;  // of ns; null: none yet
+  std::string table;
+  TableTally* tally = nullptr;
+  ResourceTally* table_resource = nullptr;  // the tally's "" resource
+  std::string_view operation;          // a name as long-lived as the records'
+  uint64_t* table_requests = nullptr;  // table_resource's count of `operation`
+  ShapeTally* shape = nullptr;         // the tally's last shape
+};
+
 class AccessProfile {
  public:
   static constexpr size_t kMaxShapes = 200;
   static constexpr size_t kMaxKeys = KeyCounts::kMax;
   static constexpr size_t kTimelineSeconds = 600;
   static constexpr size_t kShards = 8;
+  static constexpr size_t kBatch = 32;
 
   AccessProfile();
 
-  // Adds one request's record, answered at `unix_second`.
-  void Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second);
+  // Adds one request's record, answered at `unix_second`, and returns an
+  // emptied one whose memory is there to fill again: a server thread
+  // reuses one record, and handing it over costs no copy.
+  std::unique_ptr<api::AccessRecord> Add(std::string_view ns,
+                                         std::unique_ptr<api::AccessRecord> record,
+                                         int64_t unix_second);
   // A copy of the tallies: every database's, or `ns`'s alone.
   ProfileTallies Tallies(const std::string* ns = nullptr) const;
   // Starts afresh: every database, or `ns` alone.
@@ -101,18 +131,28 @@ class AccessProfile {
   int64_t since_millis() const { return since_millis_.load(std::memory_order_relaxed); }
 
  private:
+  struct Waiting {
+    std::unique_ptr<api::AccessRecord> record = std::make_unique<api::AccessRecord>();
+    int64_t second = 0;
+  };
   // A cache line each: two I/O threads locking neighbouring shards on
   // every request would otherwise pass one line back and forth.
   struct alignas(64) Shard {
-    mutable engine::Mutex mu;
+    engine::Mutex mu;
     ProfileTallies tallies GUARDED_BY(mu);
-    // Changed whenever tallies are removed (Reset), so that a thread's
-    // pointers into them from an earlier request are known to be stale.
-    uint64_t generation GUARDED_BY(mu);
+    TallyMemo memo GUARDED_BY(mu);
+    // The records handed in and not tallied yet, the first `waiting` ones,
+    // all of the database `batch_ns`: one of another is tallied apart.
+    std::array<Waiting, kBatch> batch GUARDED_BY(mu);
+    size_t waiting GUARDED_BY(mu) = 0;
+    std::string batch_ns GUARDED_BY(mu);
   };
-  Shard& ShardOfThisThread();
+  Shard& ShardOfThisThread() const;
+  // Tallies the shard's waiting records, and empties them for reuse.
+  static void TallyWaiting(Shard& shard) REQUIRES(shard.mu);
 
-  std::array<Shard, kShards> shards_;
+  // Mutable: reading the tallies first adds the records waiting in them.
+  mutable std::array<Shard, kShards> shards_;
   std::atomic<int64_t> since_millis_;
 };
 

@@ -2,22 +2,23 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 
 namespace ddb::emulator {
 namespace {
 
-api::AccessRecord Read(std::string table, std::string filter, std::string pk) {
-  api::AccessRecord record;
-  record.operation = "Query";
-  record.filter = std::move(filter);
+std::unique_ptr<api::AccessRecord> Read(std::string table, std::string filter, std::string pk) {
+  auto record = std::make_unique<api::AccessRecord>();
+  record->operation = "Query";
+  record->filter = std::move(filter);
   api::Consumption consumed(table, false);
   consumed.table_units = 0.5;
   consumed.table_bytes = 100;
-  record.consumed.push_back(consumed);
-  record.accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
-  record.StartPartitionKey(table, "") +=
+  record->consumed.push_back(consumed);
+  record->accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
+  record->StartPartitionKey(table, "") +=
       api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::move(pk))}});
   return record;
 }
@@ -82,9 +83,9 @@ TEST(AccessProfileTest, ResetsOneDatabaseOrAll) {
   EXPECT_TRUE(profile.Tallies().empty());
 }
 
-// A thread remembers where its last request was tallied (Add's memo): a
-// Reset, or a request to another profile in between, must not leave it
-// counting into tallies that are gone or belong to someone else.
+// A shard remembers where its last record was tallied (its memo): a Reset,
+// or a request to another profile in between, must not leave it counting
+// into tallies that are gone or belong to someone else.
 TEST(AccessProfileTest, CountsAfreshAfterAResetAndApartFromAnotherProfile) {
   AccessProfile profile;
   AccessProfile other;
@@ -99,6 +100,41 @@ TEST(AccessProfileTest, CountsAfreshAfterAResetAndApartFromAnotherProfile) {
     EXPECT_EQ(table.resources.at("").requests.at("Query"), count);
     EXPECT_EQ(table.shapes.begin()->second.count, count);
     EXPECT_EQ(table.resources.at("").partition_keys.All().at(0).count, count);
+  }
+}
+
+// Records are tallied a batch at a time: whatever the count, a read sees
+// every record added before it, and a reset of one database keeps the
+// others' waiting records.
+TEST(AccessProfileTest, EveryRecordCountsWhereverABatchEnds) {
+  AccessProfile profile;
+  const size_t added = AccessProfile::kBatch * 2 + 3;
+  for (size_t i = 0; i < added; ++i) profile.Add(i % 2 ? "a" : "b", Read("t", "", "k"), 1);
+  EXPECT_EQ(profile.Tallies().at("a").at("t").resources.at("").requests.at("Query"), added / 2);
+  profile.Add("a", Read("t", "", "k"), 1);
+  profile.Add("b", Read("t", "", "k"), 1);
+  std::string b = "b";
+  profile.Reset(&b);
+  ProfileTallies tallies = profile.Tallies();
+  EXPECT_EQ(tallies.count("b"), 0u);
+  EXPECT_EQ(tallies.at("a").at("t").resources.at("").requests.at("Query"), added / 2 + 1);
+  profile.Add("a", Read("t", "", "k"), 1);
+  profile.Reset();
+  EXPECT_TRUE(profile.Tallies().empty());
+}
+
+// Add gives back an empty record to be filled again, whether or not its
+// batch was tallied.
+TEST(AccessProfileTest, AddGivesBackAnEmptyRecord) {
+  AccessProfile profile;
+  for (size_t i = 0; i < AccessProfile::kBatch * 2; ++i) {
+    std::unique_ptr<api::AccessRecord> record = profile.Add("", Read("t", "f", "k"), 1);
+    ASSERT_TRUE(record);
+    EXPECT_TRUE(record->operation.empty());
+    EXPECT_TRUE(record->consumed.empty());
+    EXPECT_TRUE(record->accesses.empty());
+    EXPECT_EQ(record->partition_key_count(), 0u);
+    EXPECT_TRUE(record->filter.empty());
   }
 }
 
