@@ -26,12 +26,22 @@
 # Prints the time of each stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+timings=()
 stage() {  # name, command...
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS status=0
   shift
-  "$@"
+  "$@" || status=$?
+  timings+=("$name $((SECONDS - started)) s")
   echo "test.sh: $name took $((SECONDS - started)) s (at $((SECONDS / 60)) min)"
+  return "$status"
 }
+# Every stage's time again at the end, failed or not: the end of a long log
+# is the part a reader (or a CI excerpt) sees.
+report_timings() {
+  local IFS=,
+  echo "test.sh: stage times: ${timings[*]:-none finished}; $SECONDS s in all"
+}
+trap report_timings EXIT
 stage setup scripts/setup.sh --tests
 # The Node the set-up chose (scripts/node-env.sh), for every stage after it.
 . scripts/node-env.sh
