@@ -10,6 +10,11 @@ for a while, and reports per answered request (calls of Endpoint::Handle)
 the instructions, the first-level cache misses (instruction and data) and an
 estimate of the cycles, with the profile over without it. Valgrind runs the
 threads one at a time and the counts do not depend on the machine's load.
+The last column is the cycles the profile adds inside Endpoint::Handle (a
+request's own work, where all of the profile's code runs) over the whole
+process's without it: the whole process's count also holds the background
+threads' and the event loop's, whose share of a short run moves by a few
+hundred cycles a request from run to run.
 
 The cycle estimate is callgrind's usual model, not a measurement: an
 instruction a cycle, 10 more for a miss of the first-level caches and 100
@@ -66,6 +71,29 @@ def totals(path):
     return dict(zip(events, summary))
 
 
+def estimated_cycles(events):
+    """Callgrind's model: an instruction a cycle, 10 more for a first-level
+    miss, 100 for a last-level one."""
+    return (events.get("Ir", 0) + 10 * (events.get("I1mr", 0) + events.get("D1mr", 0) +
+                                        events.get("D1mw", 0)) +
+            100 * (events.get("ILmr", 0) + events.get("DLmr", 0) + events.get("DLmw", 0)))
+
+
+def handle_inclusive(path):
+    """The events of Endpoint::Handle and all it called: a request's own
+    work, without the reading and writing of the connection or the
+    background threads, whose share of a short run moves from run to run."""
+    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                          "--show=" + ",".join(EVENTS), path],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        if "ddb::server::Endpoint::Handle(" in line:
+            values = re.findall(r"([\d,]+) \(|(?<!\S)\.(?=\s)", line)
+            counts = [int(v.replace(",", "")) if v else 0 for v in values]
+            return dict(zip(EVENTS, counts))
+    raise RuntimeError("no Endpoint::Handle in " + path)
+
+
 def measure(label, target, body, mod, profile, seconds, out_file):
     """Per-request events of one server (with or without the profile) under
     `label`'s workload."""
@@ -93,8 +121,8 @@ def measure(label, target, body, mod, profile, seconds, out_file):
     counted = totals(out_file)
     per = {name: counted.get(name, 0) / requests for name in EVENTS}
     per["D1"] = per["D1mr"] + per["D1mw"]
-    per["cycles"] = (per["Ir"] + 10 * (per["I1mr"] + per["D1mr"] + per["D1mw"]) +
-                     100 * (per["ILmr"] + per["DLmr"] + per["DLmw"]))
+    per["cycles"] = estimated_cycles(per)
+    per["handle_cycles"] = estimated_cycles(handle_inclusive(out_file)) / requests
     per["requests"] = requests
     return per
 
@@ -108,8 +136,9 @@ def main():
                         help="only this operation of peers.py's (repeatable)")
     args = parser.parse_args()
     print("| operation | instructions per request, with / without | ratio "
-          "| I1 misses (ratio) | D1 misses (ratio) | estimated cycles (ratio) | requests |")
-    print("|---|---|---|---|---|---|---|")
+          "| I1 misses (ratio) | D1 misses (ratio) | estimated cycles (ratio) "
+          "| added inside Endpoint::Handle (of all without) | requests |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="profile-counted-") as work:
         measure_all(args, work)
 
@@ -133,12 +162,16 @@ def measure_all(args, work):
         def ratio(field):
             return statistics.median(pair[0][field] / pair[1][field] for pair in pairs)
 
+        def added_inside():
+            return statistics.median((on["handle_cycles"] - off["handle_cycles"]) / off["cycles"]
+                                     for on, off in pairs)
+
         print("| {} | {:,.0f} / {:,.0f} | {:.3f} | {:,.0f} / {:,.0f} ({:.3f}) "
-              "| {:,.0f} / {:,.0f} ({:.3f}) | {:,.0f} / {:,.0f} ({:.3f}) | {} |".format(
+              "| {:,.0f} / {:,.0f} ({:.3f}) | {:,.0f} / {:,.0f} ({:.3f}) | {:.2%} | {} |".format(
                   label, median("Ir", 0), median("Ir", 1), ratio("Ir"),
                   median("I1mr", 0), median("I1mr", 1), ratio("I1mr"),
                   median("D1", 0), median("D1", 1), ratio("D1"),
-                  median("cycles", 0), median("cycles", 1), ratio("cycles"),
+                  median("cycles", 0), median("cycles", 1), ratio("cycles"), added_inside(),
                   sum(p[0]["requests"] + p[1]["requests"] for p in pairs)), flush=True)
 
 

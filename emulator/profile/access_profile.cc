@@ -324,17 +324,20 @@ AccessProfile::Shard& AccessProfile::ShardOfThisThread() const {
   return shards_[slot];
 }
 
+void AccessProfile::Tally(Shard& shard, api::AccessRecord& record, int64_t unix_second) {
+  if (!AddRepeated(shard.memo, record, unix_second)) [[unlikely]] {
+    AddAny(shard.memo, record, unix_second);
+  }
+  record.Clear();
+}
+
 void AccessProfile::TallyWaiting(Shard& shard) {
   if (shard.waiting == 0) return;
   if (!shard.memo.tables || !Same(shard.memo.ns, shard.batch_ns)) [[unlikely]] {
     StartOn(shard.memo, shard.tallies, shard.batch_ns);
   }
   for (size_t i = 0; i < shard.waiting; ++i) {
-    Waiting& next = shard.batch[i];
-    if (!AddRepeated(shard.memo, *next.record, next.second)) [[unlikely]] {
-      AddAny(shard.memo, *next.record, next.second);
-    }
-    next.record->Clear();
+    Tally(shard, *shard.batch[i].record, shard.batch[i].second);
   }
   shard.waiting = 0;
 }
@@ -347,6 +350,15 @@ std::unique_ptr<api::AccessRecord> AccessProfile::Add(std::string_view ns,
   if (!Same(shard.batch_ns, ns)) [[unlikely]] {
     TallyWaiting(shard);
     shard.batch_ns = ns;
+  }
+  // A record of many keys (a batch, a transaction) is tallied at once,
+  // after the waiting ones: its own keys keep the code warm, and its
+  // memory is still in the cache now, not after kBatch more requests.
+  if (record->partition_key_count() > kBatchedKeys) [[unlikely]] {
+    TallyWaiting(shard);
+    if (!shard.memo.tables || !Same(shard.memo.ns, ns)) StartOn(shard.memo, shard.tallies, ns);
+    Tally(shard, *record, unix_second);
+    return record;
   }
   Waiting& slot = shard.batch[shard.waiting++];
   slot.second = unix_second;

@@ -11,7 +11,8 @@
 // reports only its top contributors) and kTimelineSeconds seconds of units.
 //
 // Records are tallied kBatch at a time: a request hands its record to the
-// shard, and every kBatch-th tallies them all. A request's tally runs
+// shard, and every kBatch-th tallies them all (a record of many keys, a
+// batch's or a transaction's, is tallied at once). A request's tally runs
 // between two requests' worth of the server's other code and found none of
 // its own code or tallies left in the caches, which cost as much as its
 // instructions (bench/profile_counted.py); a batch finds them warm after
@@ -113,7 +114,9 @@ class AccessProfile {
   static constexpr size_t kMaxKeys = KeyCounts::kMax;
   static constexpr size_t kTimelineSeconds = 600;
   static constexpr size_t kShards = 8;
-  static constexpr size_t kBatch = 32;
+  static constexpr size_t kBatch = 64;
+  // A record of more partition keys than this is tallied on its own.
+  static constexpr size_t kBatchedKeys = 2;
 
   AccessProfile();
 
@@ -150,6 +153,9 @@ class AccessProfile {
   Shard& ShardOfThisThread() const;
   // Tallies the shard's waiting records, and empties them for reuse.
   static void TallyWaiting(Shard& shard) REQUIRES(shard.mu);
+  // Tallies one record into the shard's memo's database, and empties it.
+  static void Tally(Shard& shard, api::AccessRecord& record, int64_t unix_second)
+      REQUIRES(shard.mu);
 
   // Mutable: reading the tallies first adds the records waiting in them.
   mutable std::array<Shard, kShards> shards_;

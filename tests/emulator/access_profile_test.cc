@@ -138,5 +138,32 @@ TEST(AccessProfileTest, AddGivesBackAnEmptyRecord) {
   }
 }
 
+// A record of many keys is tallied at once, after the records waiting.
+TEST(AccessProfileTest, ARecordOfManyKeysCountsBesideTheWaitingOnes) {
+  AccessProfile profile;
+  profile.Add("", Read("t", "", "k"), 1);
+  std::unique_ptr<api::AccessRecord> many = Read("t", "", "k");
+  for (const char* pk : {"a", "b", "c"}) {
+    many->StartPartitionKey("t", "") +=
+        api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string(pk))}});
+  }
+  ASSERT_GT(many->partition_key_count(), AccessProfile::kBatchedKeys);
+  profile.Add("", std::move(many), 2);
+  profile.Add("", Read("t", "", "a"), 2);
+  ProfileTallies tallies = profile.Tallies();
+  const ResourceTally& table = tallies.at("").at("t").resources.at("");
+  EXPECT_EQ(table.requests.at("Query"), 3u);
+  EXPECT_EQ(table.units.read_units, 1.5);
+  auto count = [&](const char* pk) {
+    return table.partition_keys.CountOf(
+        api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string(pk))}}));
+  };
+  EXPECT_EQ(count("k"), 2u);
+  EXPECT_EQ(count("a"), 2u);
+  EXPECT_EQ(count("b"), 1u);
+  ASSERT_EQ(tallies.at("").at("t").timeline.size(), 2u);
+  EXPECT_EQ(tallies.at("").at("t").timeline[1].read_units, 1.0);
+}
+
 }  // namespace
 }  // namespace ddb::emulator
