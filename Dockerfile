@@ -52,7 +52,7 @@ RUN set -eu; \
     apt-get update -qq; \
     packages="binutils busybox-static"; \
     if [ "$mode" = compile ]; then \
-      packages="$packages $compiler make cmake dpkg-dev rapidjson-dev librocksdb-dev:$TARGETARCH \
+      packages="$packages $compiler make cmake lld dpkg-dev rapidjson-dev librocksdb-dev:$TARGETARCH \
         libboost-dev:$TARGETARCH libboost-program-options-dev:$TARGETARCH \
         zlib1g-dev:$TARGETARCH libssl-dev:$TARGETARCH"; \
     fi; \

@@ -20,8 +20,13 @@ if [[ "$arch" != "$(dpkg --print-architecture)" ]]; then
   toolchain=cmake/${triplet[$arch]}.cmake
 fi
 version=$(dpkg-query -W -f='${source:Version}' "librocksdb-dev:$arch")
+# Each function in a section of its own, as the server's own code is, so the
+# server's link can order RocksDB's functions too (CMakeLists.txt,
+# LOCALDYNAMO_FUNCTION_ORDER). The stamp names the flags: a build with
+# other flags is built again.
+flags="-O2 -DNDEBUG -ffunction-sections"
 stamp="$prefix/localdynamo-rocksdb-version"
-if [[ -f "$stamp" && "$(cat "$stamp")" == "$version" && -f "$prefix/lib/librocksdb.a" ]]; then
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$version $flags" && -f "$prefix/lib/librocksdb.a" ]]; then
   exit 0
 fi
 # The compression libraries come with librocksdb-dev; the compiler is the caller's.
@@ -51,7 +56,7 @@ src=$(find "$work" -maxdepth 1 -type d -name 'rocksdb-*' | head -1)
 # Debian's configuration (debian/rules) less the tools, tests and shared
 # library no one here links, with CMake's Release flags at Debian's -O2.
 cmake_args=(-S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release
-            -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG"
+            -DCMAKE_CXX_FLAGS_RELEASE="$flags" -DCMAKE_C_FLAGS_RELEASE="$flags"
             -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib
             -DWITH_BZ2=ON -DWITH_LZ4=ON -DWITH_ZLIB=ON -DWITH_ZSTD=ON -DWITH_SNAPPY=ON
             -DWITH_GFLAGS=OFF -DROCKSDB_BUILD_SHARED=OFF -DWITH_BENCHMARK_TOOLS=OFF
@@ -63,5 +68,5 @@ started=$SECONDS
 cmake "${cmake_args[@]}" >/dev/null
 cmake --build "$work/build" -j "$(nproc 2>/dev/null || echo 2)" >"$work/build.log" 2>&1 || { tail -40 "$work/build.log" >&2; exit 1; }
 cmake --install "$work/build" >/dev/null
-echo "$version" >"$stamp"
+echo "$version $flags" >"$stamp"
 echo "rocksdb: built RocksDB $version for $arch without assertions in $((SECONDS - started)) s"

@@ -26,7 +26,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ make cmake librocksdb-dev rapidjson-dev libboost-dev libssl-dev
+# lld links the server with its functions in the order a running server
+# uses them (CMakeLists.txt, LOCALDYNAMO_FUNCTION_ORDER).
+packages=(g++ make cmake lld librocksdb-dev rapidjson-dev libboost-dev libssl-dev
           libboost-program-options-dev zlib1g-dev)
 tests=OFF
 if [[ "${1:-}" == "--tests" ]]; then
