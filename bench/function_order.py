@@ -25,15 +25,13 @@ again after large changes to the serving path:
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, call, free_port, must, prepare  # noqa: E402
+from peers import ROOT, Server, call, must, prepare  # noqa: E402
 
 
 def executed_functions(path):
@@ -52,18 +50,6 @@ def executed_functions(path):
             if not callee:
                 executed.setdefault(names[number], None)
     return list(executed)
-
-
-def wait_listening(port, proc):
-    for _ in range(3000):
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited at start")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("the server did not listen")
 
 
 def suite_requests(port):
@@ -86,24 +72,20 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "callgrind.out")
-        port = free_port()
-        proc = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out,
-             "--dump-after=*ReleaseStartupMemory*", args.binary, "--port", str(port),
-             "--in-memory"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Start-up ends where its memory is released (a dump there); start()
+        # returns at the first answered ListTables.
+        server = Server("function-order", "localdynamo", command=[
+            "valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out,
+            "--dump-after=*ReleaseStartupMemory*", args.binary])
         try:
-            # Start-up ends where its memory is released (a dump there).
-            wait_listening(port, proc)
-            must(port, "ListTables", {})
+            server.start()
             time.sleep(3.0)  # the timers' first passes
-            subprocess.run(["callgrind_control", "--dump=idle", str(proc.pid)], check=True,
+            subprocess.run(["callgrind_control", "--dump=idle", str(server.proc.pid)], check=True,
                            stdout=subprocess.DEVNULL)
-            prepare(types.SimpleNamespace(port=port, name="localdynamo"))
-            suite_requests(port)
+            prepare(server)
+            suite_requests(server.port)
         finally:
-            proc.terminate()
-            proc.wait()
+            server.cleanup()  # callgrind writes the last part at the exit
         start, idle, suite = (executed_functions(out + suffix) for suffix in (".1", ".2", ""))
     ordered = {}
     for phase in (idle, suite, start):
