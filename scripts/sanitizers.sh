@@ -25,7 +25,10 @@
 # non-zero, and the e2e suites require the server to exit 0 after SIGTERM.
 # Known false positives from the prebuilt libraries are suppressed in
 # tests/sanitizers/*.supp, each with the reason.
-#   scripts/sanitizers.sh [asan|tsan]...   (default: both)
+#   scripts/sanitizers.sh [--build|--test] [asan|tsan]...   (default: both)
+# --build only builds, --test only runs what was built: scripts/test.sh
+# builds while the release is being proved beside it, and tests after, so
+# no timed suite shares the cores with another stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -51,7 +54,7 @@ configure_and_build() {  # dir, sanitizers, more cmake arguments...
         engine_tests api_tests emulator_tests cli_tests server_tests mcp_tests
 }
 
-run_asan() {
+build_asan() {
   # With clang, and libFuzzer's coverage instrumentation too: the fuzz
   # targets (ctest's fuzz, tests/fuzz/run.sh) link this build's api and
   # engine libraries instead of compiling those layers a second time.
@@ -59,7 +62,9 @@ run_asan() {
   # arithmetic, tests/fuzz/ubsan_ignore.txt).
   configure_and_build build-asan address,undefined,fuzzer-no-link -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=$root/tests/fuzz/ubsan_ignore.txt"
-  echo "sanitizers: asan built in $((SECONDS - start)) s"
+}
+
+test_asan() {
   export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=0"
   export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$root/tests/sanitizers/ubsan.supp"
@@ -70,9 +75,11 @@ run_asan() {
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS LOCALDYNAMO_SANITIZER
 }
 
-run_tsan() {
+build_tsan() {
   configure_and_build build-tsan thread
-  echo "sanitizers: tsan built in $((SECONDS - start)) s"
+}
+
+test_tsan() {
   export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp"
   # The server runs several times slower: the suites' waits and timing
   # tolerances stretch (LOCALDYNAMO_SLOW), memory bounds are not checked.
@@ -84,14 +91,20 @@ run_tsan() {
   unset TSAN_OPTIONS LOCALDYNAMO_SANITIZER LOCALDYNAMO_SLOW
 }
 
+phases=(build test)
+case "${1:-}" in
+  --build) phases=(build); shift ;;
+  --test) phases=(test); shift ;;
+esac
 targets=("$@")
 ((${#targets[@]})) || targets=(asan tsan)
 for target in "${targets[@]}"; do
-  start=$SECONDS
-  case "$target" in
-    asan) run_asan ;;
-    tsan) run_tsan ;;
-    *) echo "usage: $0 [asan|tsan]..." >&2; exit 2 ;;
-  esac
-  echo "sanitizers: $target passed in $((SECONDS - start)) s"
+  [[ "$target" == asan || "$target" == tsan ]] || { echo "usage: $0 [--build|--test] [asan|tsan]..." >&2; exit 2; }
+  for phase in "${phases[@]}"; do
+    start=$SECONDS
+    "${phase}_$target"
+    what=built
+    [[ "$phase" == test ]] && what=passed
+    echo "sanitizers: $target $what in $((SECONDS - start)) s"
+  done
 done
