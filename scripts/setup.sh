@@ -77,9 +77,15 @@ if [[ "$tests" == ON ]]; then
   # The test clients' set-up waits mostly on npm, PyPI, Maven Central and
   # the Go proxy: it runs while RocksDB compiles, RocksDB's output held in
   # a log until then. The server's own build needs both.
+  # In a process group of its own (set -m gives it one before it runs),
+  # ended with the script: a failed client set-up must not leave its
+  # compilers running into the next attempt.
   mkdir -p build
+  set -m
   scripts/rocksdb.sh build/rocksdb >build/rocksdb.log 2>&1 &
   rocksdb_pid=$!
+  set +m
+  trap 'kill -- "-$rocksdb_pid" 2>/dev/null || true' EXIT
   test_clients
   rocksdb_status=0
   wait "$rocksdb_pid" || rocksdb_status=$?
