@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
 # What the access profile (docs/profile.md), on by default, costs: the same
-# build with it (ld-memory) and without it (--no-profile), interleaved round
-# after round by bench/peers.py at 16 connections; ld-noprofile's ratio is
-# its throughput over ld-memory's (1.03: the profile costs 3%). The servers
-# run on one core and wrk on the other (--pin): unpinned, the scheduler's
-# placement of wrk and the I/O threads moved single cells by up to 10%,
-# more than the profile costs. Each operation runs on servers started for
-# it (--fresh): on long-lived servers, PutItem on a table with a stream ran
-# after a minute of other writes and came out 8-10% apart from fresh pairs.
-# Needs what peers.py needs (wrk, taskset, build/localdynamo).
-#   bench/profile_cost.sh [--seconds S] [--rounds N]
+# build with it (the baseline) and without it (--no-profile, the variant),
+# both running at the same moment on one core, each driven by its own wrk
+# on the other (bench/side_by_side.py). The variant's throughput over the
+# baseline's is the cost: 1.03 means the profile costs 3%. Run one after
+# the other (peers.py --pin --fresh, as this script did before), one
+# round's ratio moved by ±15-20% on a busy machine; side by side the same
+# build against itself moves by 1-2%.
+#   bench/profile_cost.sh [--rounds N] [--seconds S] [--operation LABEL]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec bench/peers.py --only throughput --connections "${CONNECTIONS:-16}" \
-  --variant "ld-noprofile=build/localdynamo --no-profile" --servers ld-noprofile,ld-memory \
-  --pin --fresh --seconds 5 --rounds 4 "$@"
+exec bench/side_by_side.py --variant=--no-profile "$@"

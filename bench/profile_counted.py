@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """What the access profile adds to a request, counted rather than timed.
 
-bench/profile_cost.sh times the same build with and without the profile;
-on a machine whose neighbours move one round's ratio by ±20%, a cost of 2-4%
-takes dozens of rounds to tell from noise. This runs each server under
+bench/profile_cost.sh times the same build with and without the profile,
+side by side (bench/side_by_side.py); this counts instead, which repeats to
+about 1% whatever the machine does, but sees only callgrind's model of two
+cache levels, and has come out under the timed cost. It runs each server under
 callgrind with its cache simulation (instrumentation switched on only after
 a warm-up), drives each of peers.py's operations with wrk at 4 connections
 for a while, and reports per answered request (calls of Endpoint::Handle)
