@@ -15,11 +15,14 @@ same build against itself (--control) moves a round's ratio by 1-2%.
 Each round starts a fresh pair (the order of starting alternates), loads
 peers.py's tables and items into both, warms both, then runs the two wrk
 side by side. The variant's throughput over the baseline's is reported per
-round, with the median, mean and standard deviation.
+round, with the median, mean and standard deviation. Keep rounds at 5 s or
+more: the two wrk start a moment apart, and in rounds of 1 s the control's
+standard deviation was 12%, against 1-2% at 5 s.
 
   bench/side_by_side.py --variant=--no-profile              what the profile costs
   bench/side_by_side.py --baseline="--data-dir {dir}"       in memory (variant) against on disk
   bench/side_by_side.py --control                           the method's own noise
+  bench/side_by_side.py --baseline-binary /tmp/before       a change, before against after
 
 ARGS are the server's own options after --port; "{dir}" becomes a fresh data
 directory. Without --data-dir in ARGS the server runs --in-memory.
@@ -40,22 +43,21 @@ import peers  # noqa: E402  (the workloads, the server runner and wrk's driver)
 class Server(peers.Server):
     """build/localdynamo with the options of one side of the pair."""
 
-    def __init__(self, name, options):
+    def __init__(self, name, binary, options):
         super().__init__(name, "localdynamo")
-        self.options = options
+        self.binary, self.options = binary, options
 
     def command(self):
         options = [option.replace("{dir}", os.path.join(self.dir, "data")) for option in self.options]
         store = [] if "--data-dir" in options else ["--in-memory"]
-        return [os.path.join(peers.ROOT, "build", "localdynamo"),
-                "--port", str(self.port)] + store + options  # start() pins it
+        return [self.binary, "--port", str(self.port)] + store + options  # start() pins it
 
 
 def one_round(sides, operation, seconds, connections, first):
     """Both sides' wrk results for one fresh pair, `first` started first."""
     label, target, body, mod = operation
     order = sides if first == 0 else sides[::-1]
-    servers = [Server(name, options) for name, options in order]
+    servers = [Server(name, binary, options) for name, binary, options in order]
     try:
         for server in servers:
             server.start()
@@ -87,6 +89,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", default="", metavar="ARGS", help="the baseline's options")
     parser.add_argument("--variant", default="", metavar="ARGS", help="the variant's options")
+    built = os.path.join(peers.ROOT, "build", "localdynamo")
+    parser.add_argument("--baseline-binary", default=built, metavar="PATH",
+                        help="the baseline's executable (default build/localdynamo)")
+    parser.add_argument("--variant-binary", default=built, metavar="PATH",
+                        help="the variant's executable (default build/localdynamo)")
     parser.add_argument("--control", action="store_true",
                         help="the variant is the baseline: the method's own noise")
     parser.add_argument("--operation", action="append", metavar="LABEL",
@@ -98,9 +105,12 @@ def main():
     args = parser.parse_args()
     peers.PIN_SERVERS, peers.PIN_WRK = ["taskset", "-c", "0"], ["taskset", "-c", "1"]
     variant = args.baseline if args.control else args.variant
-    sides = [("baseline", shlex.split(args.baseline)), ("variant", shlex.split(variant))]
-    print("baseline: {!r}; variant: {!r}; {} rounds of {} s, {} connections each".format(
-        args.baseline, variant, args.rounds, args.seconds, args.connections))
+    variant_binary = args.baseline_binary if args.control else args.variant_binary
+    sides = [("baseline", args.baseline_binary, shlex.split(args.baseline)),
+             ("variant", variant_binary, shlex.split(variant))]
+    print("baseline: {} {!r}; variant: {} {!r}; {} rounds of {} s, {} connections each".format(
+        args.baseline_binary, args.baseline, variant_binary, variant, args.rounds, args.seconds,
+        args.connections))
     print("| operation | variant ÷ baseline, median | mean | sd | range | baseline ops/s, median |")
     print("|---|---|---|---|---|---|")
     for operation in peers.OPS:
