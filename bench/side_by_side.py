@@ -41,7 +41,7 @@ import peers  # noqa: E402  (the workloads, the server runner and wrk's driver)
 
 
 class Server(peers.Server):
-    """build/localdynamo with the options of one side of the pair."""
+    """One side of the pair: its executable and its options."""
 
     def __init__(self, name, binary, options):
         super().__init__(name, "localdynamo")
@@ -97,6 +97,7 @@ def main():
     parser.add_argument("--control", action="store_true",
                         help="the variant is the baseline: the method's own noise")
     parser.add_argument("--operation", action="append", metavar="LABEL",
+                        choices=[op[0] for op in peers.OPS],
                         help="only this operation of peers.py's (repeatable)")
     parser.add_argument("--rounds", type=int, default=8, help="fresh pairs per operation (default 8)")
     parser.add_argument("--seconds", type=int, default=5, help="per round (default 5)")
@@ -113,14 +114,13 @@ def main():
         args.connections))
     print("| operation | variant ÷ baseline, median | mean | sd | range | baseline ops/s, median |")
     print("|---|---|---|---|---|---|")
-    for operation in peers.OPS:
-        label, target, body, mod = operation
+    for label, target, body, mod in peers.OPS:
         if args.operation and label not in args.operation:
             continue
-        operation = (label, target, json.dumps(body), mod)
+        case = (label, target, json.dumps(body), mod)
         ratios, rates = [], []
         for round_number in range(args.rounds):
-            results = one_round(sides, operation, args.seconds, args.connections, round_number % 2)
+            results = one_round(sides, case, args.seconds, args.connections, round_number % 2)
             ratios.append(results["variant"]["rate"] / results["baseline"]["rate"])
             rates.append(results["baseline"]["rate"])
         print("| {} | {:.3f} | {:.3f} | {:.3f} | {:.3f}–{:.3f} | {:,.0f} |".format(
