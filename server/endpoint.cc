@@ -192,13 +192,11 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
                                       "Loading the preloaded models failed: " +
                                       loaded.error().message))};
     } else {
-      // One record per thread, reused: a request allocates none of it anew.
-      // The profile takes a successful request's record and gives back an
-      // emptied one; any other is emptied when its request is done with it,
-      // while its memory is still in the cache.
-      thread_local std::unique_ptr<api::AccessRecord> record =
-          std::make_unique<api::AccessRecord>();
-      api::AccessRecord* kept = options_.profile ? record.get() : nullptr;
+      // One record per thread, reused: a request allocates none of it anew,
+      // and it is emptied when its request is done with it, while its
+      // memory is still in the cache.
+      thread_local api::AccessRecord record;
+      api::AccessRecord* kept = options_.profile ? &record : nullptr;
       struct ClearAfter {
         api::AccessRecord* record;
         ~ClearAfter() {
@@ -215,8 +213,7 @@ HttpResponse Endpoint::Handle(const HttpRequest& request) const {
         result = api::Dispatch(engine_, caller, request.amz_target, request.body, kept);
       }
       if (kept && result.http_status == 200 && !kept->operation.empty()) {
-        clear_after.record = nullptr;
-        record = options_.profile->Add(caller.ns, std::move(record), std::time(nullptr));
+        options_.profile->Add(caller.ns, *kept, std::time(nullptr));
       }
     }
   }

@@ -12,10 +12,22 @@ namespace {
 
 // Whether two names are equal, inline: Add compares the record's names with
 // the ones its last request found several times per request, and the
-// library's out-of-line string_view compare cost more than all the rest.
+// library's out-of-line compares cost more than all the rest. Names of up
+// to 16 bytes, most of them, are compared a word or two at a time.
+[[gnu::always_inline]] inline uint64_t Word(const char* at) {
+  uint64_t word;
+  std::memcpy(&word, at, sizeof word);
+  return word;
+}
 [[gnu::always_inline]] inline bool Same(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         (a.empty() || a.data() == b.data() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8 && n <= 16) {  // two words, overlapping when shorter
+    return Word(x) == Word(y) && Word(x + n - 8) == Word(y + n - 8);
+  }
+  return n == 0 || x == y || std::memcmp(x, y, n) == 0;
 }
 
 // Add's rarely taken paths are kept out of line and marked cold, so that
@@ -115,10 +127,33 @@ ShapeTally OtherShape() {
   return found->second;
 }
 
+// Adds the memo's repeated counts into the tallies they belong to.
+[[gnu::cold, gnu::noinline]] void AddRepeatedCounts(TallyMemo& recent) {
+  RepeatedCounts& counts = recent.repeated;
+  if (counts.requests == 0) return;
+  ResourceTally& resource = *recent.table_resource;
+  resource.units.read_units += counts.read_units;
+  resource.units.write_units += counts.write_units;
+  resource.units.read_bytes += counts.read_bytes;
+  resource.units.write_bytes += counts.write_bytes;
+  resource.items_read += counts.items_read;
+  resource.items_returned += counts.items_returned;
+  *recent.table_requests += counts.requests;
+  ShapeTally& shape = *recent.shape;
+  shape.count += counts.requests;
+  shape.read_units += counts.read_units;
+  shape.write_units += counts.write_units;
+  shape.items_read += counts.items_read;
+  shape.items_returned += counts.items_returned;
+  AddToTimeline(*recent.tally, counts.second, counts.read_units, counts.write_units);
+  counts = RepeatedCounts{};
+}
+
 // Points the memo at `ns`'s tallies, forgetting the rest: the shard's first
 // record of that database, or the first since a Reset.
 [[gnu::cold, gnu::noinline]] void StartOn(TallyMemo& recent, ProfileTallies& tallies,
                                           std::string_view ns) {
+  AddRepeatedCounts(recent);
   recent = TallyMemo{};
   recent.ns = ns;
   recent.tables = &Entry(tallies, ns);
@@ -147,21 +182,25 @@ void AddToShape(ShapeTally& shape, double read, double write,
 
 // The whole of a record's tally when it repeats the thread's last request:
 // one table, named as before and by its name, read or written without an
-// index, with the same operation and shape. This is most requests of a
-// test run, and this path's code is a fraction of AddAny's: the profile's
-// cost per request is as much in the instruction cache's misses on the code
-// it runs as in its instructions (bench/profile_counted.py). Returns false,
-// having changed nothing, for any other record.
-bool AddRepeated(const TallyMemo& recent, const api::AccessRecord& record, int64_t second) {
+// index and not scanned, with the same operation and shape. This is most
+// requests of a test run; its counts go to the memo's, which live beside
+// the names compared here (AddRepeatedCounts adds them up later), and its
+// code is a fraction of AddAny's. Returns false, having changed nothing,
+// for any other record.
+bool AddRepeated(TallyMemo& recent, const api::AccessRecord& record, int64_t second) {
   if (record.consumed.size() != 1 || record.accesses.size() != 1 || !recent.shape ||
       !recent.table_requests) {
     return false;
   }
   const api::Consumption& c = record.consumed[0];
   const api::AccessRecord::Access& access = record.accesses[0];
-  if (!c.indexes.empty() || !access.index.empty() || !Same(c.table, recent.table) ||
-      !Same(access.table, recent.table) || !Same(record.operation, recent.operation) ||
-      !SameShape(*recent.shape, record, access.index)) {
+  if (!c.indexes.empty() || !access.index.empty() || access.scan ||
+      !Same(c.table, recent.table) || !Same(access.table, recent.table) ||
+      !Same(record.operation, recent.operation) ||
+      !Same(record.operation, recent.shape_operation) ||
+      !Same(record.key_condition, recent.shape_key_condition) ||
+      !Same(record.filter, recent.shape_filter) ||
+      !Same(record.projection, recent.shape_projection)) {
     return false;
   }
   // A write to a table with global indexes notes a key on each: not here.
@@ -172,13 +211,17 @@ bool AddRepeated(const TallyMemo& recent, const api::AccessRecord& record, int64
     pk = record.partition_key(0);
     if (!pk.index.empty() || !Same(pk.table, recent.table)) return false;
   }
-  ResourceTally& resource = *recent.table_resource;
-  AddUnits(resource.units, c.write, c.table_units, c.table_bytes);
-  AddToTimeline(*recent.tally, second, c.write ? 0 : c.table_units, c.write ? c.table_units : 0);
-  ++*recent.table_requests;
-  AddItems(resource, access);
-  AddToShape(*recent.shape, c.write ? 0 : c.table_units, c.write ? c.table_units : 0, access);
-  if (keys == 1) resource.partition_keys.Add(pk.key_text);
+  RepeatedCounts& counts = recent.repeated;
+  if (counts.second != second) [[unlikely]] {
+    AddRepeatedCounts(recent);
+    counts.second = second;
+  }
+  ++counts.requests;
+  (c.write ? counts.write_units : counts.read_units) += c.table_units;
+  (c.write ? counts.write_bytes : counts.read_bytes) += c.table_bytes;
+  counts.items_read += access.items_read;
+  counts.items_returned += access.items_returned;
+  if (keys == 1) recent.table_resource->partition_keys.Add(pk.key_text);
   return true;
 }
 
@@ -195,6 +238,7 @@ bool AddRepeated(const TallyMemo& recent, const api::AccessRecord& record, int64
   // Scratch space of this thread's, reused from record to record.
   thread_local std::vector<Units> table_units;  // a few tables at most: searched in order
   thread_local std::string shape_key;
+  AddRepeatedCounts(recent);  // the memo may move on below
   table_units.clear();
   // By the tally's address: the entries stay put while the lock is held.
   auto units_of = [&](const TableTally& table) -> Units* {
@@ -249,7 +293,14 @@ bool AddRepeated(const TallyMemo& recent, const api::AccessRecord& record, int64
     if (!shape || &table != recent.tally || !SameShape(*shape, record, access.index))
         [[unlikely]] {
       shape = &FindShape(table, record, access.index, shape_key);
-      if (&table == recent.tally) recent.shape = shape;
+      if (&table == recent.tally) {
+        recent.shape = shape;
+        // A shape on an index is never repeated: AddRepeated wants none.
+        recent.shape_operation = access.index.empty() ? record.operation : std::string_view();
+        recent.shape_key_condition = record.key_condition;
+        recent.shape_filter = record.filter;
+        recent.shape_projection = record.projection;
+      }
     }
     Units* units = units_of(table);
     AddToShape(*shape, units ? units->read : 0, units ? units->write : 0, access);
@@ -324,54 +375,23 @@ AccessProfile::Shard& AccessProfile::ShardOfThisThread() const {
   return shards_[slot];
 }
 
-void AccessProfile::Tally(Shard& shard, api::AccessRecord& record, int64_t unix_second) {
-  if (!AddRepeated(shard.memo, record, unix_second)) [[unlikely]] {
-    AddAny(shard.memo, record, unix_second);
-  }
-  record.Clear();
-}
-
-void AccessProfile::TallyWaiting(Shard& shard) {
-  if (shard.waiting == 0) return;
-  if (!shard.memo.tables || !Same(shard.memo.ns, shard.batch_ns)) [[unlikely]] {
-    StartOn(shard.memo, shard.tallies, shard.batch_ns);
-  }
-  for (size_t i = 0; i < shard.waiting; ++i) {
-    Tally(shard, *shard.batch[i].record, shard.batch[i].second);
-  }
-  shard.waiting = 0;
-}
-
-std::unique_ptr<api::AccessRecord> AccessProfile::Add(std::string_view ns,
-                                                      std::unique_ptr<api::AccessRecord> record,
-                                                      int64_t unix_second) {
+void AccessProfile::Add(std::string_view ns, const api::AccessRecord& record,
+                        int64_t unix_second) {
   Shard& shard = ShardOfThisThread();
   engine::MutexLock lock(shard.mu);
-  if (!Same(shard.batch_ns, ns)) [[unlikely]] {
-    TallyWaiting(shard);
-    shard.batch_ns = ns;
+  if (!shard.memo.tables || !Same(shard.memo.ns, ns)) [[unlikely]] {
+    StartOn(shard.memo, shard.tallies, ns);
   }
-  // A record of many keys (a batch, a transaction) is tallied at once,
-  // after the waiting ones: its own keys keep the code warm, and its
-  // memory is still in the cache now, not after kBatch more requests.
-  if (record->partition_key_count() > kBatchedKeys) [[unlikely]] {
-    TallyWaiting(shard);
-    if (!shard.memo.tables || !Same(shard.memo.ns, ns)) StartOn(shard.memo, shard.tallies, ns);
-    Tally(shard, *record, unix_second);
-    return record;
-  }
-  Waiting& slot = shard.batch[shard.waiting++];
-  slot.second = unix_second;
-  slot.record.swap(record);
-  if (shard.waiting == kBatch) TallyWaiting(shard);
-  return record;
+  // Not marked unlikely: the compiler would move all of AddAny, the path
+  // of every batch and transaction, into the cold part of the text.
+  if (!AddRepeated(shard.memo, record, unix_second)) AddAny(shard.memo, record, unix_second);
 }
 
 ProfileTallies AccessProfile::Tallies(const std::string* ns) const {
   ProfileTallies merged;
   for (Shard& shard : shards_) {
     engine::MutexLock lock(shard.mu);
-    TallyWaiting(shard);
+    AddRepeatedCounts(shard.memo);
     for (const auto& [name, tables] : shard.tallies) {
       if (ns && name != *ns) continue;
       auto& into = merged[name];
@@ -384,12 +404,10 @@ ProfileTallies AccessProfile::Tallies(const std::string* ns) const {
 void AccessProfile::Reset(const std::string* ns) {
   for (Shard& shard : shards_) {
     engine::MutexLock lock(shard.mu);
+    AddRepeatedCounts(shard.memo);  // another database's stay
     if (ns) {
-      TallyWaiting(shard);  // other databases' records stay
       shard.tallies.erase(*ns);
     } else {
-      for (size_t i = 0; i < shard.waiting; ++i) shard.batch[i].record->Clear();
-      shard.waiting = 0;
       shard.tallies.clear();
     }
     shard.memo = TallyMemo{};

@@ -10,15 +10,16 @@
 // index (later new keys are not counted, as a Contributor Insights rule
 // reports only its top contributors) and kTimelineSeconds seconds of units.
 //
-// Records are tallied kBatch at a time: a request hands its record to the
-// shard, and every kBatch-th tallies them all (a record of many keys, a
-// batch's or a transaction's, is tallied at once). A request's tally runs
-// between two requests' worth of the server's other code and found none of
-// its own code or tallies left in the caches, which cost as much as its
-// instructions (bench/profile_counted.py); a batch finds them warm after
-// its first record (counted; timed side by side, batches of 1, 16 and 64
-// came out level: docs/measured.md). Reading tallies the records waiting
-// first, so a reader sees every request added before it.
+// Each record is tallied as it comes, while it is still in the cache. A
+// request that repeats its thread's last one (one table, same operation and
+// shape: most of a test run) is only added to a few counts beside the
+// memo of where that last one was tallied (TallyMemo::repeated), which
+// stay in the cache from request to request; they are added into the
+// tallies themselves when the thread's next request differs, its second
+// ends, or a reader asks. Adding each request into the five objects its
+// counts belong to touched as many cold cache lines; tallying records in
+// batches, as before, saved that but found each record cold instead, and
+// came out level timed (docs/measured.md).
 //
 // Thread safety: safe for concurrent use. Each thread adds to one of
 // kShards shards (its own in practice: the server has one I/O thread per
@@ -31,7 +32,6 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -93,11 +93,25 @@ struct TableTally {
 using ProfileTallies =
     std::map<std::string, std::map<std::string, TableTally, std::less<>>, std::less<>>;
 
+// The counts of the requests that repeated a shard's last one, not yet
+// added to the tallies its memo points at.
+struct RepeatedCounts {
+  int64_t second = 0;  // the second they were answered in (Unix time)
+  uint64_t requests = 0;
+  double read_units = 0;
+  double write_units = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+  uint64_t items_read = 0;
+  uint64_t items_returned = 0;
+};
+
 // What a shard's last tallied request found in its tallies: most requests
 // name the database, table, operation and shape the one before did, and
 // finding each again in the maps compares strings, the larger part of a
 // tally's cost. The maps' entries stay where they are until a Reset, which
-// forgets the memo.
+// forgets the memo. The shape's parts are copied here so that a repeat is
+// recognised from this object alone.
 struct TallyMemo {
   std::string ns;
   std::map<std::string, TableTally, std::less<>>* tables = nullptr;  // of ns; null: none yet
@@ -107,6 +121,13 @@ struct TallyMemo {
   std::string_view operation;          // a name as long-lived as the records'
   uint64_t* table_requests = nullptr;  // table_resource's count of `operation`
   ShapeTally* shape = nullptr;         // the tally's last shape
+  // `shape`'s parts, as its request named them; no operation for a shape
+  // on an index, which AddRepeated does not take.
+  std::string_view shape_operation;
+  std::string shape_key_condition;
+  std::string shape_filter;
+  std::string shape_projection;
+  RepeatedCounts repeated;  // into table_resource, table_requests, shape and tally's timeline
 };
 
 class AccessProfile {
@@ -115,18 +136,11 @@ class AccessProfile {
   static constexpr size_t kMaxKeys = KeyCounts::kMax;
   static constexpr size_t kTimelineSeconds = 600;
   static constexpr size_t kShards = 8;
-  static constexpr size_t kBatch = 64;
-  // A record of more partition keys than this is tallied on its own.
-  static constexpr size_t kBatchedKeys = 2;
 
   AccessProfile();
 
-  // Adds one request's record, answered at `unix_second`, and returns an
-  // emptied one whose memory is there to fill again: a server thread
-  // reuses one record, and handing it over costs no copy.
-  std::unique_ptr<api::AccessRecord> Add(std::string_view ns,
-                                         std::unique_ptr<api::AccessRecord> record,
-                                         int64_t unix_second);
+  // Adds one request's record, answered at `unix_second`.
+  void Add(std::string_view ns, const api::AccessRecord& record, int64_t unix_second);
   // A copy of the tallies: every database's, or `ns`'s alone.
   ProfileTallies Tallies(const std::string* ns = nullptr) const;
   // Starts afresh: every database, or `ns` alone.
@@ -135,30 +149,16 @@ class AccessProfile {
   int64_t since_millis() const { return since_millis_.load(std::memory_order_relaxed); }
 
  private:
-  struct Waiting {
-    std::unique_ptr<api::AccessRecord> record = std::make_unique<api::AccessRecord>();
-    int64_t second = 0;
-  };
   // A cache line each: two I/O threads locking neighbouring shards on
   // every request would otherwise pass one line back and forth.
   struct alignas(64) Shard {
     engine::Mutex mu;
     ProfileTallies tallies GUARDED_BY(mu);
     TallyMemo memo GUARDED_BY(mu);
-    // The records handed in and not tallied yet, the first `waiting` ones,
-    // all of the database `batch_ns`: one of another is tallied apart.
-    std::array<Waiting, kBatch> batch GUARDED_BY(mu);
-    size_t waiting GUARDED_BY(mu) = 0;
-    std::string batch_ns GUARDED_BY(mu);
   };
   Shard& ShardOfThisThread() const;
-  // Tallies the shard's waiting records, and empties them for reuse.
-  static void TallyWaiting(Shard& shard) REQUIRES(shard.mu);
-  // Tallies one record into the shard's memo's database, and empties it.
-  static void Tally(Shard& shard, api::AccessRecord& record, int64_t unix_second)
-      REQUIRES(shard.mu);
 
-  // Mutable: reading the tallies first adds the records waiting in them.
+  // Mutable: reading the tallies first adds the repeated counts into them.
   mutable std::array<Shard, kShards> shards_;
   std::atomic<int64_t> since_millis_;
 };

@@ -2,23 +2,22 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <utility>
 
 namespace ddb::emulator {
 namespace {
 
-std::unique_ptr<api::AccessRecord> Read(std::string table, std::string filter, std::string pk) {
-  auto record = std::make_unique<api::AccessRecord>();
-  record->operation = "Query";
-  record->filter = std::move(filter);
+api::AccessRecord Read(std::string table, std::string filter, std::string pk) {
+  api::AccessRecord record;
+  record.operation = "Query";
+  record.filter = std::move(filter);
   api::Consumption consumed(table, false);
   consumed.table_units = 0.5;
   consumed.table_bytes = 100;
-  record->consumed.push_back(consumed);
-  record->accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
-  record->StartPartitionKey(table, "") +=
+  record.consumed.push_back(consumed);
+  record.accesses.push_back({.table = table, .items_read = 4, .items_returned = 1});
+  record.StartPartitionKey(table, "") +=
       api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::move(pk))}});
   return record;
 }
@@ -103,65 +102,103 @@ TEST(AccessProfileTest, CountsAfreshAfterAResetAndApartFromAnotherProfile) {
   }
 }
 
-// Records are tallied a batch at a time: whatever the count, a read sees
-// every record added before it, and a reset of one database keeps the
-// others' waiting records.
-TEST(AccessProfileTest, EveryRecordCountsWhereverABatchEnds) {
+// A request that repeats the one before is counted beside the memo and
+// added into the tallies later: a read sees every request added before
+// it, split by the second it was answered in, and a reset of one database
+// keeps the counts of another's.
+TEST(AccessProfileTest, RepeatedRequestsCountWhereverTheRunEnds) {
   AccessProfile profile;
-  const size_t added = AccessProfile::kBatch * 2 + 3;
-  for (size_t i = 0; i < added; ++i) profile.Add(i % 2 ? "a" : "b", Read("t", "", "k"), 1);
-  EXPECT_EQ(profile.Tallies().at("a").at("t").resources.at("").requests.at("Query"), added / 2);
-  profile.Add("a", Read("t", "", "k"), 1);
-  profile.Add("b", Read("t", "", "k"), 1);
+  for (int64_t second : {1, 1, 1, 2, 2}) profile.Add("a", Read("t", "", "k"), second);
+  for (int i = 0; i < 3; ++i) profile.Add("b", Read("t", "", "k"), 2);
+  profile.Add("a", Read("t", "", "k"), 3);
   std::string b = "b";
+  ProfileTallies before = profile.Tallies(&b);
+  EXPECT_EQ(before.at("b").at("t").resources.at("").requests.at("Query"), 3u);
+  profile.Add("a", Read("t", "", "k"), 3);
   profile.Reset(&b);
+  profile.Add("a", Read("t", "", "k"), 3);
   ProfileTallies tallies = profile.Tallies();
   EXPECT_EQ(tallies.count("b"), 0u);
-  EXPECT_EQ(tallies.at("a").at("t").resources.at("").requests.at("Query"), added / 2 + 1);
-  profile.Add("a", Read("t", "", "k"), 1);
+  const TableTally& t = tallies.at("a").at("t");
+  const ResourceTally& table = t.resources.at("");
+  EXPECT_EQ(table.requests.at("Query"), 8u);
+  EXPECT_EQ(table.units.read_units, 4.0);
+  EXPECT_EQ(table.units.read_bytes, 800u);
+  EXPECT_EQ(table.items_read, 32u);
+  EXPECT_EQ(table.items_returned, 8u);
+  EXPECT_EQ(table.partition_keys.All().at(0).count, 8u);
+  ASSERT_EQ(t.shapes.size(), 1u);
+  EXPECT_EQ(t.shapes.begin()->second.count, 8u);
+  EXPECT_EQ(t.shapes.begin()->second.read_units, 4.0);
+  ASSERT_EQ(t.timeline.size(), 3u);
+  EXPECT_EQ(t.timeline[0].read_units, 1.5);
+  EXPECT_EQ(t.timeline[1].read_units, 1.0);
+  EXPECT_EQ(t.timeline[2].read_units, 1.5);
+  // Read twice, nothing is counted twice.
+  EXPECT_EQ(profile.Tallies().at("a").at("t").resources.at("").requests.at("Query"), 8u);
+  profile.Add("a", Read("t", "", "k"), 3);
   profile.Reset();
   EXPECT_TRUE(profile.Tallies().empty());
 }
 
-// Add gives back an empty record to be filled again, whether or not its
-// batch was tallied.
-TEST(AccessProfileTest, AddGivesBackAnEmptyRecord) {
+// A request that differs from the one before in its shape or table, or a
+// Scan, is never taken for a repeat; one that differs in its key only is,
+// and its key is counted as its own.
+TEST(AccessProfileTest, ARequestDifferingInOnePartIsNoRepeat) {
   AccessProfile profile;
-  for (size_t i = 0; i < AccessProfile::kBatch * 2; ++i) {
-    std::unique_ptr<api::AccessRecord> record = profile.Add("", Read("t", "f", "k"), 1);
-    ASSERT_TRUE(record);
-    EXPECT_TRUE(record->operation.empty());
-    EXPECT_TRUE(record->consumed.empty());
-    EXPECT_TRUE(record->accesses.empty());
-    EXPECT_EQ(record->partition_key_count(), 0u);
-    EXPECT_TRUE(record->filter.empty());
-  }
+  profile.Add("", Read("t", "f", "k"), 1);
+  profile.Add("", Read("t", "f", "k"), 1);
+  profile.Add("", Read("t", "g", "k"), 1);  // another filter
+  profile.Add("", Read("u", "g", "k"), 1);  // another table
+  profile.Add("", Read("u", "g", "j"), 1);  // another key
+  api::AccessRecord scan = Read("u", "g", "j");
+  scan.operation = "Scan";
+  scan.accesses[0].scan = true;
+  scan.accesses[0].table_fraction = 0.5;
+  profile.Add("", scan, 1);
+  profile.Add("", scan, 1);
+  ProfileTallies tallies = profile.Tallies();
+  const TableTally& t = tallies.at("").at("t");
+  EXPECT_EQ(t.resources.at("").requests.at("Query"), 3u);
+  EXPECT_EQ(t.shapes.size(), 2u);
+  const TableTally& u = tallies.at("").at("u");
+  const ResourceTally& table = u.resources.at("");
+  EXPECT_EQ(table.requests.at("Query"), 2u);
+  EXPECT_EQ(table.requests.at("Scan"), 2u);
+  EXPECT_EQ(table.scans, 2u);
+  EXPECT_EQ(table.scan_fraction_sum, 1.0);
+  EXPECT_EQ(u.shapes.size(), 2u);
+  EXPECT_EQ(table.partition_keys.size(), 2u);
+  EXPECT_EQ(table.partition_keys.CountOf(
+                api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string("j"))}})),
+            3u);
 }
 
-// A record of many keys is tallied at once, after the records waiting.
-TEST(AccessProfileTest, ARecordOfManyKeysCountsBesideTheWaitingOnes) {
+// A record of many keys counts each, beside the repeated ones before it.
+TEST(AccessProfileTest, ARecordOfManyKeysCountsBesideTheRepeatedOnes) {
   AccessProfile profile;
   profile.Add("", Read("t", "", "k"), 1);
-  std::unique_ptr<api::AccessRecord> many = Read("t", "", "k");
+  profile.Add("", Read("t", "", "k"), 1);
+  api::AccessRecord many = Read("t", "", "k");
   for (const char* pk : {"a", "b", "c"}) {
-    many->StartPartitionKey("t", "") +=
+    many.StartPartitionKey("t", "") +=
         api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string(pk))}});
   }
-  ASSERT_GT(many->partition_key_count(), AccessProfile::kBatchedKeys);
-  profile.Add("", std::move(many), 2);
+  profile.Add("", many, 2);
   profile.Add("", Read("t", "", "a"), 2);
   ProfileTallies tallies = profile.Tallies();
   const ResourceTally& table = tallies.at("").at("t").resources.at("");
-  EXPECT_EQ(table.requests.at("Query"), 3u);
-  EXPECT_EQ(table.units.read_units, 1.5);
+  EXPECT_EQ(table.requests.at("Query"), 4u);
+  EXPECT_EQ(table.units.read_units, 2.0);
   auto count = [&](const char* pk) {
     return table.partition_keys.CountOf(
         api::KeyText(engine::Item{{"pk", engine::AttributeValue(std::string(pk))}}));
   };
-  EXPECT_EQ(count("k"), 2u);
+  EXPECT_EQ(count("k"), 3u);
   EXPECT_EQ(count("a"), 2u);
   EXPECT_EQ(count("b"), 1u);
   ASSERT_EQ(tallies.at("").at("t").timeline.size(), 2u);
+  EXPECT_EQ(tallies.at("").at("t").timeline[0].read_units, 1.0);
   EXPECT_EQ(tallies.at("").at("t").timeline[1].read_units, 1.0);
 }
 
