@@ -218,16 +218,24 @@ void TableCapacities::Add(const Consumption& consumption) {
 
 void TableCapacities::RecordIn(AccessRecord& record) const {
   // A table named by its ARN has an entry under the ARN as well (BatchGetItem
-  // lists every table it was asked for): one access per table.
-  std::map<std::string_view, uint64_t> tables;
+  // lists every table it was asked for): one access per table. A request
+  // names a few tables, searched in order: a map of them cost a node to
+  // allocate and free per table on every batch and transaction.
+  const size_t first = record.accesses.size();
   for (const auto& [table, consumption] : tables_) {
     record.consumed.push_back(consumption);
     auto read = items_read_.find(table);
-    tables[TableNameInArn(table)] += read == items_read_.end() ? 0 : read->second;
-  }
-  for (const auto& [table, items] : tables) {
-    record.accesses.push_back(
-        {.table = std::string(table), .items_read = items, .items_returned = items});
+    uint64_t items = read == items_read_.end() ? 0 : read->second;
+    std::string_view name = TableNameInArn(table);
+    auto named = std::find_if(record.accesses.begin() + first, record.accesses.end(),
+                              [&](const AccessRecord::Access& access) { return access.table == name; });
+    AccessRecord::Access* access = named != record.accesses.end() ? &*named : nullptr;
+    if (!access) {
+      access = &record.accesses.emplace_back();
+      access->table = name;
+    }
+    access->items_read += items;
+    access->items_returned += items;
   }
 }
 
