@@ -82,8 +82,9 @@ struct AccessRecord {
     key_marks_.pop_back();
   }
   size_t partition_key_count() const { return key_marks_.size(); }
-  // Views made from the marks directly: substr's bounds checks cost more
-  // than the rest, and the marks are in bounds by construction.
+  // Views made from the marks directly, without substr's bounds checks:
+  // the marks are in bounds by construction, and this runs once per key
+  // on every recorded request.
   PartitionKey partition_key(size_t i) const {
     const KeyMark& mark = key_marks_[i];
     size_t end = i + 1 < key_marks_.size() ? key_marks_[i + 1].start : keys_.size();

@@ -12,8 +12,8 @@ namespace {
 
 // Whether two names are equal, inline: Add compares the record's names with
 // the ones its last request found several times per request, and the
-// library's out-of-line compares cost more than all the rest. Names of up
-// to 16 bytes, most of them, are compared a word or two at a time.
+// library's out-of-line compares cost more than all the rest. Names of 8
+// to 16 bytes are compared as two words; others through memcmp.
 [[gnu::always_inline]] inline uint64_t Word(const char* at) {
   uint64_t word;
   std::memcpy(&word, at, sizeof word);
